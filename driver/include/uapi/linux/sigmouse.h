@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * sigmouse: mouse packets announced with SIGIO
+ *
+ * Every /dev/sigmouseN node reads as a stream of struct sigmouse_packet
+ * records, one per input frame (SYN_REPORT) of the mouse or tablet it
+ * is bound to. All open files of a node share one fasync list.
+ */
+#ifndef _UAPI_LINUX_SIGMOUSE_H
+#define _UAPI_LINUX_SIGMOUSE_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+/* Packets a client's ring holds before the oldest are dropped */
+#define SIGMOUSE_RING_SIZE	64
+
+/* struct sigmouse_packet.flags */
+#define SIGMOUSE_PACKET_DROPPED	(1U << 0) /* @dropped packets lost before this one */
+#define SIGMOUSE_PACKET_ABS	(1U << 1) /* dx/dy come from an absolute device */
+
+/**
+ * struct sigmouse_packet - one input frame
+ * @seq: per-node sequence number, 1 for the node's first frame; the
+ *	same packet has the same number in every client
+ * @time_ns: CLOCK_MONOTONIC time the input core stamped on the frame
+ * @dx: horizontal motion (relative, or change of ABS_X)
+ * @dy: vertical motion (relative, or change of ABS_Y)
+ * @wheel: REL_WHEEL motion
+ * @buttons: bit 0 left, bit 1 right, bit 2 middle, bit 3 side, bit 4 extra;
+ *	BTN_TOUCH reads as left
+ * @flags: SIGMOUSE_PACKET_*
+ * @dropped: packets this client lost to a full ring just before this one
+ */
+struct sigmouse_packet {
+	__u64 seq;
+	__u64 time_ns;
+	__s32 dx;
+	__s32 dy;
+	__s32 wheel;
+	__u32 buttons;
+	__u32 flags;
+	__u32 dropped;
+};
+
+/* struct sigmouse_info.flags */
+#define SIGMOUSE_INFO_ABS	(1U << 0) /* bound to an absolute device */
+
+/**
+ * struct sigmouse_info - what SIGMOUSE_IOC_INFO returns
+ * @name: name of the input device, NUL-terminated
+ * @bustype: input_id of the input device
+ * @vendor: input_id of the input device
+ * @product: input_id of the input device
+ * @version: input_id of the input device
+ * @flags: SIGMOUSE_INFO_*
+ * @packet_size: sizeof(struct sigmouse_packet) as the kernel sees it
+ * @ring_size: SIGMOUSE_RING_SIZE
+ * @opens: open files of this node
+ * @subscribers: entries on the node's fasync list
+ * @packets: frames completed since the device was bound
+ * @kill_fasync_calls: kill_fasync() calls made for this node
+ * @drops: packets lost to full rings, summed over all clients
+ */
+struct sigmouse_info {
+	char name[64];
+	__u16 bustype;
+	__u16 vendor;
+	__u16 product;
+	__u16 version;
+	__u32 flags;
+	__u32 packet_size;
+	__u32 ring_size;
+	__u32 opens;
+	__u32 subscribers;
+	__u64 packets;
+	__u64 kill_fasync_calls;
+	__u64 drops;
+};
+
+#define SIGMOUSE_IOC_MAGIC	0xB8 /* unused in 6.1's ioctl-number.rst */
+#define SIGMOUSE_IOC_INFO	_IOR(SIGMOUSE_IOC_MAGIC, 0x01, struct sigmouse_info)
+
+#endif /* _UAPI_LINUX_SIGMOUSE_H */

@@ -1,0 +1,710 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sigmouse - mouse packets announced with SIGIO
+ *
+ * A study driver for fasync. Every mouse or tablet gets a /dev/sigmouseN
+ * node; every open file of the node is a client with its own ring of
+ * struct sigmouse_packet records, one per input frame. Unlike evdev,
+ * which keeps one fasync list per client, all clients of a node share
+ * one fasync list, as pipes, ttys and sockets do: kill_fasync() walks
+ * every subscriber of the node, and a client switching O_ASYNC races
+ * with delivery to the others. That is the case fasync's locking is for.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cdev.h>
+#include <linux/device.h>
+#include <linux/fs.h>
+#include <linux/idr.h>
+#include <linux/init.h>
+#include <linux/input.h>
+#include <linux/module.h>
+#include <linux/poll.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/sigmouse.h>
+
+#define SIGMOUSE_MINORS		32
+
+/* buttons as SIGMOUSE_PACKET buttons bits, mousedev's numbering */
+#define SIGMOUSE_BUTTON_LEFT	0
+#define SIGMOUSE_BUTTON_RIGHT	1
+#define SIGMOUSE_BUTTON_MIDDLE	2
+#define SIGMOUSE_BUTTON_SIDE	3
+#define SIGMOUSE_BUTTON_EXTRA	4
+
+struct sigmouse {
+	int open;
+	struct input_handle handle;
+	wait_queue_head_t wait;
+	/* one list for every open file of the node, see the top of the file */
+	struct fasync_struct *fasync;
+	struct list_head client_list;
+	spinlock_t client_lock; /* protects client_list */
+	struct mutex mutex; /* protects open and exist */
+	struct device dev;
+	struct cdev cdev;
+	bool exist;
+
+	/*
+	 * The frame being assembled. Only the event handler touches it,
+	 * and the input core serializes that under the device's event_lock.
+	 */
+	struct sigmouse_packet frame;
+	bool frame_dirty;
+	int abs_x;
+	int abs_y;
+
+	/* SIGMOUSE_IOC_INFO counters */
+	atomic_t subscribers;
+	atomic64_t packets;
+	atomic64_t kill_fasync_calls;
+	atomic64_t drops;
+};
+
+struct sigmouse_client {
+	struct sigmouse *sigmouse;
+	struct list_head node;
+	spinlock_t buffer_lock; /* protects head, tail, dropped and buffer */
+	/* free-running; the packet at index i is buffer[i % SIGMOUSE_RING_SIZE] */
+	unsigned int head;
+	unsigned int tail;
+	/* packets lost to a full ring since the last packet read */
+	unsigned int dropped;
+	struct sigmouse_packet buffer[SIGMOUSE_RING_SIZE];
+};
+
+static dev_t sigmouse_devt;
+static struct class *sigmouse_class;
+static DEFINE_IDA(sigmouse_ida);
+
+static void sigmouse_notify(struct sigmouse *sigmouse, int band)
+{
+	kill_fasync(&sigmouse->fasync, SIGIO, band);
+	atomic64_inc(&sigmouse->kill_fasync_calls);
+}
+
+/* A full ring drops its oldest packet: a stalled reader sees the present. */
+static void sigmouse_pass_packet(struct sigmouse_client *client,
+				 const struct sigmouse_packet *packet)
+{
+	spin_lock(&client->buffer_lock);
+
+	if (client->head - client->tail == SIGMOUSE_RING_SIZE) {
+		client->tail++;
+		client->dropped++;
+		atomic64_inc(&client->sigmouse->drops);
+	}
+	client->buffer[client->head++ % SIGMOUSE_RING_SIZE] = *packet;
+
+	spin_unlock(&client->buffer_lock);
+}
+
+static void sigmouse_emit_frame(struct sigmouse *sigmouse)
+{
+	struct sigmouse_packet *frame = &sigmouse->frame;
+	struct sigmouse_client *client;
+
+	frame->seq++;
+	frame->time_ns = ktime_to_ns(input_get_timestamp(sigmouse->handle.dev)[INPUT_CLK_MONO]);
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(client, &sigmouse->client_list, node)
+		sigmouse_pass_packet(client, frame);
+	rcu_read_unlock();
+
+	atomic64_inc(&sigmouse->packets);
+	wake_up_interruptible_poll(&sigmouse->wait, EPOLLIN | EPOLLRDNORM);
+	sigmouse_notify(sigmouse, POLL_IN);
+
+	/* motion is per frame, the button state carries over */
+	frame->dx = 0;
+	frame->dy = 0;
+	frame->wheel = 0;
+	frame->flags = 0;
+	sigmouse->frame_dirty = false;
+}
+
+static void sigmouse_rel_event(struct sigmouse *sigmouse,
+			       unsigned int code, int value)
+{
+	switch (code) {
+	case REL_X:
+		sigmouse->frame.dx += value;
+		break;
+	case REL_Y:
+		sigmouse->frame.dy += value;
+		break;
+	case REL_WHEEL:
+		sigmouse->frame.wheel += value;
+		break;
+	default:
+		return;
+	}
+	sigmouse->frame_dirty = true;
+}
+
+/*
+ * Absolute devices report motion as the change of position, in device
+ * units; the first position is taken when the device is opened.
+ */
+static void sigmouse_abs_event(struct sigmouse *sigmouse,
+			       unsigned int code, int value)
+{
+	switch (code) {
+	case ABS_X:
+		sigmouse->frame.dx += value - sigmouse->abs_x;
+		sigmouse->abs_x = value;
+		break;
+	case ABS_Y:
+		sigmouse->frame.dy += value - sigmouse->abs_y;
+		sigmouse->abs_y = value;
+		break;
+	default:
+		return;
+	}
+	sigmouse->frame.flags |= SIGMOUSE_PACKET_ABS;
+	sigmouse->frame_dirty = true;
+}
+
+static void sigmouse_key_event(struct sigmouse *sigmouse,
+			       unsigned int code, int value)
+{
+	unsigned int button;
+
+	switch (code) {
+	case BTN_TOUCH:
+	case BTN_LEFT:
+		button = SIGMOUSE_BUTTON_LEFT;
+		break;
+	case BTN_RIGHT:
+		button = SIGMOUSE_BUTTON_RIGHT;
+		break;
+	case BTN_MIDDLE:
+		button = SIGMOUSE_BUTTON_MIDDLE;
+		break;
+	case BTN_SIDE:
+		button = SIGMOUSE_BUTTON_SIDE;
+		break;
+	case BTN_EXTRA:
+		button = SIGMOUSE_BUTTON_EXTRA;
+		break;
+	default:
+		return;
+	}
+
+	if (value)
+		sigmouse->frame.buttons |= BIT(button);
+	else
+		sigmouse->frame.buttons &= ~BIT(button);
+	sigmouse->frame_dirty = true;
+}
+
+static void sigmouse_events(struct input_handle *handle,
+			    const struct input_value *vals, unsigned int count)
+{
+	struct sigmouse *sigmouse = handle->private;
+	const struct input_value *v;
+
+	for (v = vals; v != vals + count; v++) {
+		switch (v->type) {
+		case EV_REL:
+			sigmouse_rel_event(sigmouse, v->code, v->value);
+			break;
+		case EV_ABS:
+			sigmouse_abs_event(sigmouse, v->code, v->value);
+			break;
+		case EV_KEY:
+			sigmouse_key_event(sigmouse, v->code, v->value);
+			break;
+		case EV_SYN:
+			if (v->code == SYN_REPORT && sigmouse->frame_dirty)
+				sigmouse_emit_frame(sigmouse);
+			break;
+		}
+	}
+}
+
+static int sigmouse_fasync(int fd, struct file *file, int on)
+{
+	struct sigmouse_client *client = file->private_data;
+	struct sigmouse *sigmouse = client->sigmouse;
+	int retval;
+
+	retval = fasync_helper(fd, file, on, &sigmouse->fasync);
+	/* positive means the list changed: an entry was added or removed */
+	if (retval > 0) {
+		if (on)
+			atomic_inc(&sigmouse->subscribers);
+		else
+			atomic_dec(&sigmouse->subscribers);
+	}
+
+	return retval;
+}
+
+static void sigmouse_free(struct device *dev)
+{
+	struct sigmouse *sigmouse = container_of(dev, struct sigmouse, dev);
+
+	input_put_device(sigmouse->handle.dev);
+	kfree(sigmouse);
+}
+
+static void sigmouse_attach_client(struct sigmouse *sigmouse,
+				   struct sigmouse_client *client)
+{
+	spin_lock(&sigmouse->client_lock);
+	list_add_tail_rcu(&client->node, &sigmouse->client_list);
+	spin_unlock(&sigmouse->client_lock);
+}
+
+static void sigmouse_detach_client(struct sigmouse *sigmouse,
+				   struct sigmouse_client *client)
+{
+	spin_lock(&sigmouse->client_lock);
+	list_del_rcu(&client->node);
+	spin_unlock(&sigmouse->client_lock);
+	synchronize_rcu();
+}
+
+static int sigmouse_open_device(struct sigmouse *sigmouse)
+{
+	struct input_dev *dev = sigmouse->handle.dev;
+	int retval;
+
+	retval = mutex_lock_interruptible(&sigmouse->mutex);
+	if (retval)
+		return retval;
+
+	if (!sigmouse->exist) {
+		retval = -ENODEV;
+	} else if (!sigmouse->open++) {
+		/* no events reach the handler until input_open_device() */
+		if (test_bit(EV_ABS, dev->evbit)) {
+			sigmouse->abs_x = input_abs_get_val(dev, ABS_X);
+			sigmouse->abs_y = input_abs_get_val(dev, ABS_Y);
+		}
+		retval = input_open_device(&sigmouse->handle);
+		if (retval)
+			sigmouse->open--;
+	}
+
+	mutex_unlock(&sigmouse->mutex);
+	return retval;
+}
+
+static void sigmouse_close_device(struct sigmouse *sigmouse)
+{
+	mutex_lock(&sigmouse->mutex);
+
+	if (sigmouse->exist && !--sigmouse->open)
+		input_close_device(&sigmouse->handle);
+
+	mutex_unlock(&sigmouse->mutex);
+}
+
+/* Tell readers, pollers and subscribers that the device is gone. */
+static void sigmouse_hangup(struct sigmouse *sigmouse)
+{
+	sigmouse_notify(sigmouse, POLL_HUP);
+	wake_up_interruptible_poll(&sigmouse->wait, EPOLLHUP | EPOLLERR);
+}
+
+static int sigmouse_release(struct inode *inode, struct file *file)
+{
+	struct sigmouse_client *client = file->private_data;
+	struct sigmouse *sigmouse = client->sigmouse;
+
+	/* __fput() has already taken the file off the fasync list */
+	sigmouse_detach_client(sigmouse, client);
+	kfree(client);
+
+	sigmouse_close_device(sigmouse);
+
+	return 0;
+}
+
+static int sigmouse_open(struct inode *inode, struct file *file)
+{
+	struct sigmouse *sigmouse =
+		container_of(inode->i_cdev, struct sigmouse, cdev);
+	struct sigmouse_client *client;
+	int error;
+
+	client = kzalloc(sizeof(*client), GFP_KERNEL);
+	if (!client)
+		return -ENOMEM;
+
+	spin_lock_init(&client->buffer_lock);
+	client->sigmouse = sigmouse;
+	sigmouse_attach_client(sigmouse, client);
+
+	error = sigmouse_open_device(sigmouse);
+	if (error)
+		goto err_free_client;
+
+	file->private_data = client;
+	stream_open(inode, file);
+
+	return 0;
+
+err_free_client:
+	sigmouse_detach_client(sigmouse, client);
+	kfree(client);
+	return error;
+}
+
+static bool sigmouse_fetch_packet(struct sigmouse_client *client,
+				  struct sigmouse_packet *packet)
+{
+	bool have_packet;
+
+	spin_lock_irq(&client->buffer_lock);
+
+	have_packet = client->head != client->tail;
+	if (have_packet) {
+		*packet = client->buffer[client->tail++ % SIGMOUSE_RING_SIZE];
+		if (client->dropped) {
+			packet->flags |= SIGMOUSE_PACKET_DROPPED;
+			packet->dropped = client->dropped;
+			client->dropped = 0;
+		}
+	}
+
+	spin_unlock_irq(&client->buffer_lock);
+
+	return have_packet;
+}
+
+/*
+ * Put back a packet that could not be copied to user space, so a bad
+ * buffer loses nothing. If the ring filled up in the meantime the
+ * packet is counted as dropped, like any other the ring had no room for.
+ */
+static void sigmouse_unfetch_packet(struct sigmouse_client *client,
+				    const struct sigmouse_packet *packet)
+{
+	spin_lock_irq(&client->buffer_lock);
+
+	client->dropped += packet->dropped;
+	if (client->head - client->tail < SIGMOUSE_RING_SIZE) {
+		client->tail--;
+		client->buffer[client->tail % SIGMOUSE_RING_SIZE] = *packet;
+		client->buffer[client->tail % SIGMOUSE_RING_SIZE].flags &=
+			~SIGMOUSE_PACKET_DROPPED;
+		client->buffer[client->tail % SIGMOUSE_RING_SIZE].dropped = 0;
+	} else {
+		client->dropped++;
+		atomic64_inc(&client->sigmouse->drops);
+	}
+
+	spin_unlock_irq(&client->buffer_lock);
+}
+
+static bool sigmouse_client_empty(struct sigmouse_client *client)
+{
+	return READ_ONCE(client->head) == READ_ONCE(client->tail);
+}
+
+static ssize_t sigmouse_read(struct file *file, char __user *buffer,
+			     size_t count, loff_t *ppos)
+{
+	struct sigmouse_client *client = file->private_data;
+	struct sigmouse *sigmouse = client->sigmouse;
+	struct sigmouse_packet packet;
+	size_t read = 0;
+	int error;
+
+	/* whole records only: a short read would split a packet */
+	if (count < sizeof(packet))
+		return -EINVAL;
+
+	for (;;) {
+		if (!sigmouse->exist)
+			return -ENODEV;
+
+		if (sigmouse_client_empty(client) &&
+		    (file->f_flags & O_NONBLOCK))
+			return -EAGAIN;
+
+		while (read + sizeof(packet) <= count &&
+		       sigmouse_fetch_packet(client, &packet)) {
+			if (copy_to_user(buffer + read, &packet, sizeof(packet))) {
+				sigmouse_unfetch_packet(client, &packet);
+				return read ? read : -EFAULT;
+			}
+			read += sizeof(packet);
+		}
+
+		if (read)
+			break;
+
+		if (!(file->f_flags & O_NONBLOCK)) {
+			error = wait_event_interruptible(sigmouse->wait,
+					!sigmouse_client_empty(client) ||
+					!sigmouse->exist);
+			if (error)
+				return error;
+		}
+	}
+
+	return read;
+}
+
+static __poll_t sigmouse_poll(struct file *file, poll_table *wait)
+{
+	struct sigmouse_client *client = file->private_data;
+	struct sigmouse *sigmouse = client->sigmouse;
+	__poll_t mask = 0;
+
+	poll_wait(file, &sigmouse->wait, wait);
+
+	if (!sigmouse->exist)
+		mask |= EPOLLHUP | EPOLLERR;
+	if (!sigmouse_client_empty(client))
+		mask |= EPOLLIN | EPOLLRDNORM;
+
+	return mask;
+}
+
+static int sigmouse_get_info(struct sigmouse *sigmouse,
+			     struct sigmouse_info __user *arg)
+{
+	struct input_dev *dev = sigmouse->handle.dev;
+	struct sigmouse_info info;
+	int error;
+
+	memset(&info, 0, sizeof(info));
+
+	error = mutex_lock_interruptible(&sigmouse->mutex);
+	if (error)
+		return error;
+
+	if (!sigmouse->exist) {
+		mutex_unlock(&sigmouse->mutex);
+		return -ENODEV;
+	}
+	info.opens = sigmouse->open;
+	mutex_unlock(&sigmouse->mutex);
+
+	strscpy(info.name, dev->name ?: "", sizeof(info.name));
+	info.bustype = dev->id.bustype;
+	info.vendor = dev->id.vendor;
+	info.product = dev->id.product;
+	info.version = dev->id.version;
+	if (test_bit(EV_ABS, dev->evbit))
+		info.flags |= SIGMOUSE_INFO_ABS;
+	info.packet_size = sizeof(struct sigmouse_packet);
+	info.ring_size = SIGMOUSE_RING_SIZE;
+	info.subscribers = atomic_read(&sigmouse->subscribers);
+	info.packets = atomic64_read(&sigmouse->packets);
+	info.kill_fasync_calls = atomic64_read(&sigmouse->kill_fasync_calls);
+	info.drops = atomic64_read(&sigmouse->drops);
+
+	return copy_to_user(arg, &info, sizeof(info)) ? -EFAULT : 0;
+}
+
+static long sigmouse_ioctl(struct file *file, unsigned int cmd,
+			   unsigned long arg)
+{
+	struct sigmouse_client *client = file->private_data;
+
+	switch (cmd) {
+	case SIGMOUSE_IOC_INFO:
+		return sigmouse_get_info(client->sigmouse,
+					 (struct sigmouse_info __user *)arg);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static const struct file_operations sigmouse_fops = {
+	.owner		= THIS_MODULE,
+	.read		= sigmouse_read,
+	.poll		= sigmouse_poll,
+	.open		= sigmouse_open,
+	.release	= sigmouse_release,
+	.unlocked_ioctl	= sigmouse_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+	.fasync		= sigmouse_fasync,
+	.llseek		= no_llseek,
+};
+
+/*
+ * Mark the device non-existent: new opens and ioctls fail, blocked
+ * readers wake up to -ENODEV.
+ */
+static void sigmouse_mark_dead(struct sigmouse *sigmouse)
+{
+	mutex_lock(&sigmouse->mutex);
+	sigmouse->exist = false;
+	mutex_unlock(&sigmouse->mutex);
+}
+
+static void sigmouse_cleanup(struct sigmouse *sigmouse)
+{
+	sigmouse_mark_dead(sigmouse);
+	sigmouse_hangup(sigmouse);
+
+	/* sigmouse is marked dead so no one else accesses sigmouse->open */
+	if (sigmouse->open)
+		input_close_device(&sigmouse->handle);
+}
+
+/* The input core serializes connect and disconnect. */
+static int sigmouse_connect(struct input_handler *handler,
+			    struct input_dev *dev,
+			    const struct input_device_id *id)
+{
+	struct sigmouse *sigmouse;
+	int minor;
+	int error;
+
+	minor = ida_alloc_max(&sigmouse_ida, SIGMOUSE_MINORS - 1, GFP_KERNEL);
+	if (minor < 0) {
+		pr_err("no free minor for %s: %d\n", dev->name, minor);
+		return minor;
+	}
+
+	sigmouse = kzalloc(sizeof(*sigmouse), GFP_KERNEL);
+	if (!sigmouse) {
+		error = -ENOMEM;
+		goto err_free_minor;
+	}
+
+	INIT_LIST_HEAD(&sigmouse->client_list);
+	spin_lock_init(&sigmouse->client_lock);
+	mutex_init(&sigmouse->mutex);
+	init_waitqueue_head(&sigmouse->wait);
+	sigmouse->exist = true;
+
+	dev_set_name(&sigmouse->dev, "sigmouse%d", minor);
+
+	sigmouse->handle.dev = input_get_device(dev);
+	sigmouse->handle.name = dev_name(&sigmouse->dev);
+	sigmouse->handle.handler = handler;
+	sigmouse->handle.private = sigmouse;
+
+	sigmouse->dev.devt = MKDEV(MAJOR(sigmouse_devt), minor);
+	sigmouse->dev.class = sigmouse_class;
+	sigmouse->dev.parent = &dev->dev;
+	sigmouse->dev.release = sigmouse_free;
+	device_initialize(&sigmouse->dev);
+
+	error = input_register_handle(&sigmouse->handle);
+	if (error)
+		goto err_free_sigmouse;
+
+	cdev_init(&sigmouse->cdev, &sigmouse_fops);
+
+	error = cdev_device_add(&sigmouse->cdev, &sigmouse->dev);
+	if (error)
+		goto err_cleanup_sigmouse;
+
+	return 0;
+
+err_cleanup_sigmouse:
+	sigmouse_cleanup(sigmouse);
+	input_unregister_handle(&sigmouse->handle);
+err_free_sigmouse:
+	put_device(&sigmouse->dev);
+err_free_minor:
+	ida_free(&sigmouse_ida, minor);
+	return error;
+}
+
+static void sigmouse_disconnect(struct input_handle *handle)
+{
+	struct sigmouse *sigmouse = handle->private;
+
+	cdev_device_del(&sigmouse->cdev, &sigmouse->dev);
+	sigmouse_cleanup(sigmouse);
+	ida_free(&sigmouse_ida, MINOR(sigmouse->dev.devt));
+	input_unregister_handle(handle);
+	put_device(&sigmouse->dev);
+}
+
+/* mice move relatively, tablets and touchscreens absolutely */
+static const struct input_device_id sigmouse_ids[] = {
+	{
+		.flags = INPUT_DEVICE_ID_MATCH_EVBIT |
+			 INPUT_DEVICE_ID_MATCH_KEYBIT |
+			 INPUT_DEVICE_ID_MATCH_RELBIT,
+		.evbit = { BIT_MASK(EV_KEY) | BIT_MASK(EV_REL) },
+		.keybit = { [BIT_WORD(BTN_LEFT)] = BIT_MASK(BTN_LEFT) },
+		.relbit = { BIT_MASK(REL_X) | BIT_MASK(REL_Y) },
+	},
+	{
+		.flags = INPUT_DEVICE_ID_MATCH_EVBIT |
+			 INPUT_DEVICE_ID_MATCH_KEYBIT |
+			 INPUT_DEVICE_ID_MATCH_ABSBIT,
+		.evbit = { BIT_MASK(EV_KEY) | BIT_MASK(EV_ABS) },
+		.keybit = { [BIT_WORD(BTN_LEFT)] = BIT_MASK(BTN_LEFT) },
+		.absbit = { BIT_MASK(ABS_X) | BIT_MASK(ABS_Y) },
+	},
+	{
+		.flags = INPUT_DEVICE_ID_MATCH_EVBIT |
+			 INPUT_DEVICE_ID_MATCH_KEYBIT |
+			 INPUT_DEVICE_ID_MATCH_ABSBIT,
+		.evbit = { BIT_MASK(EV_KEY) | BIT_MASK(EV_ABS) },
+		.keybit = { [BIT_WORD(BTN_TOUCH)] = BIT_MASK(BTN_TOUCH) },
+		.absbit = { BIT_MASK(ABS_X) | BIT_MASK(ABS_Y) },
+	},
+	{ },	/* Terminating entry */
+};
+
+MODULE_DEVICE_TABLE(input, sigmouse_ids);
+
+static struct input_handler sigmouse_handler = {
+	.events		= sigmouse_events,
+	.connect	= sigmouse_connect,
+	.disconnect	= sigmouse_disconnect,
+	.name		= "sigmouse",
+	.id_table	= sigmouse_ids,
+};
+
+static int __init sigmouse_init(void)
+{
+	int error;
+
+	error = alloc_chrdev_region(&sigmouse_devt, 0, SIGMOUSE_MINORS,
+				    "sigmouse");
+	if (error)
+		return error;
+
+	sigmouse_class = class_create(THIS_MODULE, "sigmouse");
+	if (IS_ERR(sigmouse_class)) {
+		error = PTR_ERR(sigmouse_class);
+		goto err_unregister_chrdev;
+	}
+
+	error = input_register_handler(&sigmouse_handler);
+	if (error)
+		goto err_destroy_class;
+
+	return 0;
+
+err_destroy_class:
+	class_destroy(sigmouse_class);
+err_unregister_chrdev:
+	unregister_chrdev_region(sigmouse_devt, SIGMOUSE_MINORS);
+	return error;
+}
+
+static void __exit sigmouse_exit(void)
+{
+	input_unregister_handler(&sigmouse_handler);
+	class_destroy(sigmouse_class);
+	unregister_chrdev_region(sigmouse_devt, SIGMOUSE_MINORS);
+}
+
+module_init(sigmouse_init);
+module_exit(sigmouse_exit);
+
+MODULE_AUTHOR("sigmouse developers");
+MODULE_DESCRIPTION("Mouse packets announced with SIGIO, a fasync study driver");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The event sources behind one interface: an in-guest uinput mouse, or
+ * one of QEMU's mice moved by the host over QMP.
+ */
+#ifndef MOUSE_SOURCE_H
+#define MOUSE_SOURCE_H
+
+#include <stddef.h>
+
+#include "uinput-mouse.h"
+
+enum mouse_source_kind {
+	MOUSE_SOURCE_UINPUT,
+	MOUSE_SOURCE_PS2,
+	MOUSE_SOURCE_VIRTIO_MOUSE,
+	MOUSE_SOURCE_VIRTIO_TABLET,
+};
+
+struct mouse_source {
+	enum mouse_source_kind kind;
+	const char *host_name;	/* the host runner's name for it */
+	const char *input_name;	/* part of the guest's input device name */
+	struct uinput_mouse uinput;
+	char node[64];		/* its /dev/sigmouseN */
+};
+
+/*
+ * Make the source ready and find its node. Returns 0, or -1 with the
+ * reason in why; a source that cannot exist here (no host runner)
+ * returns 1.
+ */
+int mouse_source_open(struct mouse_source *src, enum mouse_source_kind kind,
+		      char *why, size_t why_len);
+void mouse_source_close(struct mouse_source *src);
+
+/*
+ * Open the node with flags, and for QEMU's mice move until a packet
+ * arrives, then drain: QEMU drops events until the guest has enabled
+ * the mouse, and a tablet's first report has no known starting point.
+ * Returns the fd or -1.
+ */
+int mouse_source_open_node(struct mouse_source *src, int flags);
+
+/* count frames of (dx, dy) each; returns 0 or -1 */
+int mouse_source_move(struct mouse_source *src, int dx, int dy, int count);
+
+/* left button pressed (1) or released (0) */
+int mouse_source_button(struct mouse_source *src, int pressed);
+
+/* Make the source's device go away (uinput destroy, QEMU hot-unplug). */
+int mouse_source_unplug(struct mouse_source *src);
+
+#endif

@@ -1,0 +1,743 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sigio-test: what a user of /dev/sigmouseN relies on, checked against
+ * every event source: SIGIO with the right si_code, si_band and si_fd,
+ * one queued signal per packet, owners and process groups, sequence
+ * numbers and motion totals, and the error paths.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/input.h>
+#include <poll.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* the harness is written for -Wall; this suite is built with -Wextra too */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include "kselftest_harness.h"
+#pragma GCC diagnostic pop
+#include "mouse-source.h"
+#include "sigmouse-node.h"
+
+#define SIG_RT		(SIGRTMIN + 1)
+#define BAND_IN		(POLLIN | POLLRDNORM)
+#define BAND_HUP	(POLLHUP | POLLERR)
+#define QUIET_MS	300
+#define DELIVERY_MS	20000
+
+/* an address no process maps; volatile keeps the compiler from judging it */
+static void *volatile unmapped = (void *)8;
+
+/*
+ * The 6.1 harness runs the test body after a SKIP in FIXTURE_SETUP;
+ * jumping back to the wrapper skips the body and the teardown.
+ */
+#define SKIP_SETUP(fmt, ...) \
+	SKIP(longjmp(_metadata->env, 1), fmt, ##__VA_ARGS__)
+
+/* What one subscriber saw: signals, packets and whether they matched. */
+struct delivery {
+	int signals;
+	int packets;
+	long dx;
+	long dy;
+	uint64_t first_seq;
+	uint64_t last_seq;
+	int seq_gaps;
+	int drop_flags;
+	unsigned int buttons;
+	char mismatch[160];	/* the first signal that was not as expected */
+};
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static void block_signal(int sig)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+}
+
+/* sig 0 keeps plain SIGIO, as without F_SETSIG */
+static int subscribe(int fd, int sig, pid_t owner)
+{
+	if (fcntl(fd, F_SETOWN, owner) || fcntl(fd, F_SETSIG, sig))
+		return -1;
+	return fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC);
+}
+
+static int unsubscribe(int fd)
+{
+	return fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_ASYNC);
+}
+
+static void read_packets(int fd, struct delivery *d)
+{
+	struct sigmouse_packet p[SIGMOUSE_RING_SIZE];
+	ssize_t n;
+	int i;
+
+	while ((n = read(fd, p, sizeof(p))) > 0) {
+		for (i = 0; i < n / (ssize_t)sizeof(p[0]); i++) {
+			if (d->packets++ == 0)
+				d->first_seq = p[i].seq;
+			else if (p[i].seq != d->last_seq + 1)
+				d->seq_gaps++;
+			d->last_seq = p[i].seq;
+			d->dx += p[i].dx;
+			d->dy += p[i].dy;
+			d->buttons = p[i].buttons;
+			if (p[i].flags & SIGMOUSE_PACKET_DROPPED)
+				d->drop_flags++;
+		}
+	}
+}
+
+static void check_signal(const siginfo_t *si, int sig, int fd, int code,
+			 int band, struct delivery *d)
+{
+	if (d->mismatch[0])
+		return;
+	if (si->si_signo != sig || si->si_code != code ||
+	    si->si_band != band || si->si_fd != fd)
+		snprintf(d->mismatch, sizeof(d->mismatch),
+			 "signal %d code %d band %#lx fd %d, wanted %d/%d/%#x/%d",
+			 si->si_signo, si->si_code, si->si_band, si->si_fd,
+			 sig, code, band, fd);
+}
+
+/*
+ * Take queued signals and read packets until the motion totals are
+ * reached and nothing more arrives for QUIET_MS, or DELIVERY_MS pass.
+ * sig is the one the subscriber asked for; fd 0 skips the si_fd check
+ * (plain SIGIO carries no siginfo of the file).
+ */
+static void collect(int fd, int sig, long want_dx, long want_dy,
+		    struct delivery *d)
+{
+	int64_t deadline = now_ms() + DELIVERY_MS, quiet_since = now_ms();
+	struct timespec tick = { 0, 20 * 1000 * 1000 };
+	sigset_t set;
+	siginfo_t si;
+
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	while (now_ms() < deadline) {
+		if (sigtimedwait(&set, &si, &tick) == sig) {
+			d->signals++;
+			if (sig == SIGIO)
+				check_signal(&si, SIGIO, si.si_fd, SI_KERNEL,
+					     si.si_band, d);
+			else
+				check_signal(&si, sig, fd, POLL_IN, BAND_IN, d);
+			quiet_since = now_ms();
+		}
+		read_packets(fd, d);
+		if (d->dx == want_dx && d->dy == want_dy &&
+		    now_ms() - quiet_since > QUIET_MS)
+			break;
+	}
+	read_packets(fd, d);
+}
+
+static int pending_signal(int sig)
+{
+	struct timespec zero = { 0, 0 };
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	return sigtimedwait(&set, NULL, &zero) == sig;
+}
+
+FIXTURE(source) {
+	struct mouse_source src;
+	int fd;
+};
+
+FIXTURE_VARIANT(source) {
+	enum mouse_source_kind kind;
+	int moves;
+};
+
+/* uinput is exact and fast; QEMU's mice go at the host's QMP pace */
+FIXTURE_VARIANT_ADD(source, uinput) { .kind = MOUSE_SOURCE_UINPUT, .moves = 200 };
+FIXTURE_VARIANT_ADD(source, ps2) { .kind = MOUSE_SOURCE_PS2, .moves = 20 };
+FIXTURE_VARIANT_ADD(source, virtio_mouse) { .kind = MOUSE_SOURCE_VIRTIO_MOUSE, .moves = 20 };
+FIXTURE_VARIANT_ADD(source, virtio_tablet) { .kind = MOUSE_SOURCE_VIRTIO_TABLET, .moves = 20 };
+
+FIXTURE_SETUP(source)
+{
+	char why[128];
+	int ret;
+
+	ret = mouse_source_open(&self->src, variant->kind, why, sizeof(why));
+	if (ret > 0)
+		SKIP_SETUP("%s", why);
+	ASSERT_EQ(0, ret) TH_LOG("%s", why);
+
+	self->fd = mouse_source_open_node(&self->src, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, self->fd) TH_LOG("%s: %s", self->src.node, strerror(errno));
+
+	block_signal(SIG_RT);
+	block_signal(SIGIO);
+}
+
+FIXTURE_TEARDOWN(source)
+{
+	close(self->fd);
+	mouse_source_close(&self->src);
+}
+
+/* F_SETSIG to a real-time signal: one queued signal per packet, exact siginfo */
+TEST_F(source, rt_signal_per_packet)
+{
+	struct delivery d = { 0 };
+
+	ASSERT_EQ(0, subscribe(self->fd, SIG_RT, getpid()));
+	ASSERT_EQ(0, mouse_source_move(&self->src, 3, -2, variant->moves));
+	collect(self->fd, SIG_RT, 3L * variant->moves, -2L * variant->moves, &d);
+
+	EXPECT_STREQ("", d.mismatch);
+	EXPECT_EQ(3L * variant->moves, d.dx);
+	EXPECT_EQ(-2L * variant->moves, d.dy);
+	EXPECT_LT(0, d.packets);
+	EXPECT_EQ(d.packets, d.signals);
+	EXPECT_EQ(0, d.seq_gaps);
+	EXPECT_EQ(0, d.drop_flags);
+	if (variant->kind == MOUSE_SOURCE_UINPUT)
+		EXPECT_EQ(variant->moves, d.packets);
+}
+
+/* without F_SETSIG the signal is plain SIGIO, which does not queue */
+TEST_F(source, plain_sigio)
+{
+	struct delivery d = { 0 };
+
+	ASSERT_EQ(0, subscribe(self->fd, 0, getpid()));
+	ASSERT_EQ(0, mouse_source_move(&self->src, 2, 1, variant->moves));
+	collect(self->fd, SIGIO, 2L * variant->moves, 1L * variant->moves, &d);
+
+	EXPECT_STREQ("", d.mismatch);
+	EXPECT_EQ(2L * variant->moves, d.dx);
+	EXPECT_LE(1, d.signals);
+	EXPECT_GE(d.packets, d.signals);
+	EXPECT_FALSE(pending_signal(SIG_RT));
+}
+
+/* O_ASYNC cleared: reads go on, signals stop, the subscriber is gone */
+TEST_F(source, async_off_no_signal)
+{
+	struct sigmouse_info info;
+	struct delivery d = { 0 };
+
+	ASSERT_EQ(0, subscribe(self->fd, SIG_RT, getpid()));
+	ASSERT_EQ(0, sigmouse_node_info(self->fd, &info));
+	EXPECT_EQ(1u, info.subscribers);
+	ASSERT_EQ(0, unsubscribe(self->fd));
+	ASSERT_EQ(0, sigmouse_node_info(self->fd, &info));
+	EXPECT_EQ(0u, info.subscribers);
+
+	ASSERT_EQ(0, mouse_source_move(&self->src, -1, 2, variant->moves));
+	collect(self->fd, SIG_RT, -1L * variant->moves, 2L * variant->moves, &d);
+
+	EXPECT_EQ(-1L * variant->moves, d.dx);
+	EXPECT_EQ(2L * variant->moves, d.dy);
+	EXPECT_EQ(0, d.signals);
+	EXPECT_FALSE(pending_signal(SIGIO));
+}
+
+/* the left button's state arrives in the packet with its signal */
+TEST_F(source, button_state)
+{
+	struct delivery d = { 0 };
+
+	ASSERT_EQ(0, subscribe(self->fd, SIG_RT, getpid()));
+	ASSERT_EQ(0, mouse_source_button(&self->src, 1));
+	collect(self->fd, SIG_RT, 0, 0, &d);
+	EXPECT_EQ(1, d.packets);
+	EXPECT_EQ(1, d.signals);
+	EXPECT_EQ(1u, d.buttons & 1);
+
+	ASSERT_EQ(0, mouse_source_button(&self->src, 0));
+	collect(self->fd, SIG_RT, 0, 0, &d);
+	EXPECT_EQ(2, d.packets);
+	EXPECT_EQ(2, d.signals);
+	EXPECT_EQ(0u, d.buttons & 1);
+	EXPECT_STREQ("", d.mismatch);
+}
+
+/*
+ * Two processes on one node, each its own open file on the node's one
+ * fasync list: both get every packet, numbered alike, each its signal.
+ */
+TEST_F(source, two_processes_every_packet)
+{
+	struct delivery mine = { 0 }, theirs = { 0 };
+	int ready[2], result[2], fd, status;
+	pid_t child;
+	char c;
+
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(result));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		fd = open(self->src.node, O_RDONLY | O_NONBLOCK);
+		if (fd < 0 || subscribe(fd, SIG_RT, getpid()))
+			_exit(1);
+		c = 'r';
+		if (write(ready[1], &c, 1) != 1)
+			_exit(1);
+		collect(fd, SIG_RT, 4L * variant->moves, 0, &theirs);
+		_exit(write(result[1], &theirs, sizeof(theirs)) != sizeof(theirs));
+	}
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	ASSERT_EQ(0, subscribe(self->fd, SIG_RT, getpid()));
+	ASSERT_EQ(0, mouse_source_move(&self->src, 4, 0, variant->moves));
+	collect(self->fd, SIG_RT, 4L * variant->moves, 0, &mine);
+
+	ASSERT_EQ((ssize_t)sizeof(theirs), read(result[0], &theirs, sizeof(theirs)));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_STREQ("", mine.mismatch);
+	EXPECT_STREQ("", theirs.mismatch);
+	EXPECT_EQ(4L * variant->moves, mine.dx);
+	EXPECT_EQ(mine.packets, theirs.packets);
+	EXPECT_EQ(mine.packets, mine.signals);
+	EXPECT_EQ(theirs.packets, theirs.signals);
+	EXPECT_EQ(mine.first_seq, theirs.first_seq);
+	EXPECT_EQ(mine.last_seq, theirs.last_seq);
+	EXPECT_EQ(0, mine.seq_gaps + theirs.seq_gaps);
+}
+
+/* The rest need exact, fast streams: an in-guest uinput mouse. */
+FIXTURE(node) {
+	struct mouse_source src;
+	int fd;
+};
+
+FIXTURE_SETUP(node)
+{
+	char why[128];
+
+	ASSERT_EQ(0, mouse_source_open(&self->src, MOUSE_SOURCE_UINPUT,
+				       why, sizeof(why))) TH_LOG("%s", why);
+	self->fd = open(self->src.node, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, self->fd);
+	block_signal(SIG_RT);
+	block_signal(SIGIO);
+}
+
+FIXTURE_TEARDOWN(node)
+{
+	close(self->fd);
+	mouse_source_close(&self->src);
+}
+
+TEST_F(node, read_sizes)
+{
+	struct sigmouse_packet p[3];
+	char small[sizeof(p[0])];
+
+	ASSERT_EQ(-1, read(self->fd, small, 0));
+	EXPECT_EQ(EINVAL, errno);
+	ASSERT_EQ(-1, read(self->fd, small, sizeof(p[0]) - 1));
+	EXPECT_EQ(EINVAL, errno);
+	ASSERT_EQ(-1, read(self->fd, p, sizeof(p)));
+	EXPECT_EQ(EAGAIN, errno);
+
+	ASSERT_EQ(0, mouse_source_move(&self->src, 1, 1, 3));
+	/* two and a half records of room: two whole records */
+	EXPECT_EQ((ssize_t)(2 * sizeof(p[0])), read(self->fd, p, sizeof(p) - sizeof(p[0]) / 2));
+	EXPECT_EQ((ssize_t)sizeof(p[0]), read(self->fd, p, sizeof(p)));
+	EXPECT_EQ(3u, p[0].seq);
+	ASSERT_EQ(-1, read(self->fd, p, sizeof(p)));
+	EXPECT_EQ(EAGAIN, errno);
+}
+
+/* a bad buffer gets EFAULT and the packet stays for the next read */
+TEST_F(node, bad_buffer_loses_nothing)
+{
+	struct sigmouse_packet p;
+
+	ASSERT_EQ(0, mouse_source_move(&self->src, 7, -7, 1));
+	ASSERT_EQ(-1, read(self->fd, unmapped, sizeof(p)));
+	EXPECT_EQ(EFAULT, errno);
+	ASSERT_EQ((ssize_t)sizeof(p), read(self->fd, &p, sizeof(p)));
+	EXPECT_EQ(1u, p.seq);
+	EXPECT_EQ(7, p.dx);
+	EXPECT_EQ(-7, p.dy);
+	EXPECT_EQ(0u, p.flags);
+}
+
+TEST_F(node, poll_and_blocking_read)
+{
+	struct pollfd pfd = { .fd = self->fd, .events = POLLIN | POLLOUT };
+	struct sigmouse_packet p;
+	int flags;
+
+	EXPECT_EQ(0, poll(&pfd, 1, 0));
+	ASSERT_EQ(0, mouse_source_move(&self->src, 1, 0, 1));
+	ASSERT_EQ(1, poll(&pfd, 1, 1000));
+	EXPECT_EQ(POLLIN | POLLRDNORM, pfd.revents);
+
+	flags = fcntl(self->fd, F_GETFL);
+	ASSERT_EQ(0, fcntl(self->fd, F_SETFL, flags & ~O_NONBLOCK));
+	EXPECT_EQ((ssize_t)sizeof(p), read(self->fd, &p, sizeof(p)));
+	EXPECT_EQ(1u, p.seq);
+	EXPECT_EQ(0, poll(&pfd, 1, 0));
+}
+
+static void *move_later(void *arg)
+{
+	struct timespec delay = { 0, 200 * 1000 * 1000 };
+
+	nanosleep(&delay, NULL);
+	mouse_source_move(arg, 5, 5, 1);
+	return NULL;
+}
+
+TEST_F(node, blocking_read_waits)
+{
+	struct sigmouse_packet p;
+	pthread_t mover;
+
+	ASSERT_EQ(0, fcntl(self->fd, F_SETFL, 0));
+	ASSERT_EQ(0, pthread_create(&mover, NULL, move_later, &self->src));
+	EXPECT_EQ((ssize_t)sizeof(p), read(self->fd, &p, sizeof(p)));
+	EXPECT_EQ(5, p.dx);
+	pthread_join(mover, NULL);
+}
+
+TEST_F(node, ioctls)
+{
+	struct sigmouse_info info;
+	unsigned long bad[] = {
+		0, _IO(SIGMOUSE_IOC_MAGIC, 0x02), _IOW(SIGMOUSE_IOC_MAGIC, 0x01, int),
+		_IOR(SIGMOUSE_IOC_MAGIC, 0x01, int), FIONREAD, 0xffffffff,
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		EXPECT_EQ(-1, ioctl(self->fd, bad[i], &info));
+		EXPECT_EQ(ENOTTY, errno) TH_LOG("cmd %#lx", bad[i]);
+	}
+	EXPECT_EQ(-1, ioctl(self->fd, SIGMOUSE_IOC_INFO, unmapped));
+	EXPECT_EQ(EFAULT, errno);
+
+	ASSERT_EQ(0, subscribe(self->fd, SIG_RT, getpid()));
+	ASSERT_EQ(0, mouse_source_move(&self->src, 1, 0, 5));
+	ASSERT_EQ(0, sigmouse_node_info(self->fd, &info));
+	EXPECT_STREQ("sigmouse uinput", info.name);
+	EXPECT_EQ(BUS_VIRTUAL, (int)info.bustype);
+	EXPECT_EQ(0u, info.flags & SIGMOUSE_INFO_ABS);
+	EXPECT_EQ(sizeof(struct sigmouse_packet), info.packet_size);
+	EXPECT_EQ((unsigned int)SIGMOUSE_RING_SIZE, info.ring_size);
+	EXPECT_EQ(1u, info.opens);
+	EXPECT_EQ(1u, info.subscribers);
+	EXPECT_EQ(5u, info.packets);
+	EXPECT_EQ(5u, info.kill_fasync_calls);
+	EXPECT_EQ(0u, info.drops);
+}
+
+/* the node is read-only by nature: opened for writing, writes still fail */
+TEST_F(node, write_and_seek_refused)
+{
+	int fd = open(self->src.node, O_RDWR);
+	char byte = 0;
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, write(fd, &byte, 1));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, lseek(fd, 0, SEEK_SET));
+	EXPECT_EQ(ESPIPE, errno);
+	close(fd);
+}
+
+/* a full ring drops the oldest, counts them and flags the next packet */
+TEST_F(node, ring_overflow_flags_drops)
+{
+	struct sigmouse_packet p[SIGMOUSE_RING_SIZE + 1];
+	struct sigmouse_info info;
+	const int extra = 10;
+
+	ASSERT_EQ(0, mouse_source_move(&self->src, 1, 0, SIGMOUSE_RING_SIZE + extra));
+	ASSERT_EQ((ssize_t)(SIGMOUSE_RING_SIZE * sizeof(p[0])), read(self->fd, p, sizeof(p)));
+	EXPECT_EQ(1u + extra, p[0].seq);
+	EXPECT_EQ(SIGMOUSE_PACKET_DROPPED, p[0].flags);
+	EXPECT_EQ(extra, p[0].dropped);
+	EXPECT_EQ(0u, p[1].flags);
+	EXPECT_EQ((uint64_t)SIGMOUSE_RING_SIZE + extra, p[SIGMOUSE_RING_SIZE - 1].seq);
+	ASSERT_EQ(0, sigmouse_node_info(self->fd, &info));
+	EXPECT_EQ(extra, info.drops);
+}
+
+/* Many open files on one node: kill_fasync() walks all their entries. */
+TEST_F(node, many_opens_one_list)
+{
+	enum { OPENS = 100 };
+	int fds[OPENS], seen[OPENS] = { 0 }, i, j, signals = 0;
+	struct timespec tick = { 1, 0 };
+	struct sigmouse_info info;
+	sigset_t set;
+	siginfo_t si;
+
+	for (i = 0; i < OPENS; i++) {
+		fds[i] = open(self->src.node, O_RDONLY | O_NONBLOCK);
+		ASSERT_LE(0, fds[i]);
+		ASSERT_EQ(0, subscribe(fds[i], SIG_RT, getpid()));
+	}
+	ASSERT_EQ(0, sigmouse_node_info(self->fd, &info));
+	EXPECT_EQ(OPENS + 1u, info.opens);
+	EXPECT_EQ((unsigned int)OPENS, info.subscribers);
+
+	ASSERT_EQ(0, mouse_source_move(&self->src, 1, 0, 1));
+	sigemptyset(&set);
+	sigaddset(&set, SIG_RT);
+	while (signals < OPENS && sigtimedwait(&set, &si, &tick) == SIG_RT) {
+		signals++;
+		for (j = 0; j < OPENS; j++)
+			if (fds[j] == si.si_fd)
+				seen[j]++;
+		EXPECT_EQ(BAND_IN, si.si_band);
+	}
+	EXPECT_EQ(OPENS, signals);
+	for (i = 0; i < OPENS; i++) {
+		EXPECT_EQ(1, seen[i]) TH_LOG("fd %d", fds[i]);
+		close(fds[i]);
+	}
+	ASSERT_EQ(0, sigmouse_node_info(self->fd, &info));
+	EXPECT_EQ(1u, info.opens);
+	EXPECT_EQ(0u, info.subscribers);
+}
+
+/* F_SETOWN to a process group: every member gets every signal */
+TEST_F(node, setown_process_group)
+{
+	enum { MEMBERS = 2, MOVES = 20 };
+	int i, status, got = 0;
+	pid_t pids[MEMBERS];
+
+	for (i = 0; i < MEMBERS; i++) {
+		pids[i] = fork();
+		ASSERT_LE(0, pids[i]);
+		if (pids[i] == 0) {
+			struct timespec tick = { 2, 0 };
+			sigset_t set;
+			siginfo_t si;
+			int n = 0;
+
+			sigemptyset(&set);
+			sigaddset(&set, SIG_RT);
+			while (n < MOVES && sigtimedwait(&set, &si, &tick) == SIG_RT)
+				if (si.si_code == POLL_IN && si.si_band == BAND_IN &&
+				    si.si_fd == self->fd)
+					n++;
+			_exit(n);
+		}
+	}
+	/* the harness put this test in a process group of its own */
+	ASSERT_EQ(0, subscribe(self->fd, SIG_RT, -getpgrp()));
+	ASSERT_EQ(0, mouse_source_move(&self->src, 1, 0, MOVES));
+	for (i = 0; i < MEMBERS; i++) {
+		ASSERT_EQ(pids[i], waitpid(pids[i], &status, 0));
+		EXPECT_EQ(MOVES, WEXITSTATUS(status));
+		got += WEXITSTATUS(status);
+	}
+	/* this process is a member too */
+	while (pending_signal(SIG_RT))
+		got++;
+	EXPECT_EQ((MEMBERS + 1) * MOVES, got);
+}
+
+struct thread_wait {
+	pid_t tid;
+	int fd;
+	int got;
+	int ready;
+};
+
+static void *wait_in_thread(void *arg)
+{
+	struct thread_wait *tw = arg;
+	struct timespec tick = { 2, 0 };
+	sigset_t set;
+	siginfo_t si;
+
+	tw->tid = syscall(SYS_gettid);
+	__atomic_store_n(&tw->ready, 1, __ATOMIC_RELEASE);
+	sigemptyset(&set);
+	sigaddset(&set, SIG_RT);
+	while (sigtimedwait(&set, &si, &tick) == SIG_RT)
+		if (si.si_fd == tw->fd && si.si_code == POLL_IN)
+			tw->got++;
+	return NULL;
+}
+
+/* F_SETOWN_EX to one thread: that thread, and not the process, gets it */
+TEST_F(node, setown_ex_thread)
+{
+	struct thread_wait tw = { .fd = self->fd };
+	struct f_owner_ex owner = { .type = F_OWNER_TID };
+	pthread_t thread;
+
+	ASSERT_EQ(0, pthread_create(&thread, NULL, wait_in_thread, &tw));
+	while (!__atomic_load_n(&tw.ready, __ATOMIC_ACQUIRE))
+		sched_yield();
+	owner.pid = tw.tid;
+	ASSERT_EQ(0, fcntl(self->fd, F_SETOWN_EX, &owner));
+	ASSERT_EQ(0, fcntl(self->fd, F_SETSIG, SIG_RT));
+	ASSERT_EQ(0, fcntl(self->fd, F_SETFL, fcntl(self->fd, F_GETFL) | O_ASYNC));
+	ASSERT_EQ(0, mouse_source_move(&self->src, 1, 0, 10));
+	pthread_join(thread, NULL);
+	EXPECT_EQ(10, tw.got);
+	EXPECT_FALSE(pending_signal(SIG_RT));
+}
+
+struct churn {
+	const char *node;
+	volatile int stop;
+	long toggles;
+};
+
+static void *toggle_async(void *arg)
+{
+	struct churn *c = arg;
+	int fd = open(c->node, O_RDONLY | O_NONBLOCK);
+
+	if (fd < 0 || subscribe(fd, SIG_RT, getpid()))
+		return NULL;
+	while (!c->stop) {
+		unsubscribe(fd);
+		subscribe(fd, SIG_RT, getpid());
+		__atomic_add_fetch(&c->toggles, 1, __ATOMIC_RELAXED);
+	}
+	close(fd);
+	return NULL;
+}
+
+/*
+ * Subscribers coming and going while packets are delivered: the race
+ * fasync's locking is for. The steady subscriber misses nothing, the
+ * counters come back to one, and the kernel log stays clean.
+ */
+TEST_F_TIMEOUT(node, fasync_churn_during_delivery, 120)
+{
+	struct churn c = { .node = self->src.node };
+	struct sigmouse_info info;
+	struct delivery d = { 0 };
+	pthread_t threads[3];
+	unsigned int i;
+
+	ASSERT_EQ(0, subscribe(self->fd, SIG_RT, getpid()));
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, pthread_create(&threads[i], NULL, toggle_async, &c));
+	ASSERT_EQ(0, mouse_source_move(&self->src, 1, 0, 200));
+	collect(self->fd, SIG_RT, 200, 0, &d);
+	c.stop = 1;
+	for (i = 0; i < 3; i++)
+		pthread_join(threads[i], NULL);
+
+	EXPECT_LT(0, c.toggles);
+	EXPECT_EQ(200, d.packets);
+	EXPECT_LE(d.packets, d.signals);
+	ASSERT_EQ(0, sigmouse_node_info(self->fd, &info));
+	EXPECT_EQ(1u, info.subscribers);
+	EXPECT_EQ(1u, info.opens);
+}
+
+/*
+ * The device goes away: one POLL_HUP signal, poll says hangup, reads
+ * and ioctls get ENODEV, the node disappears, close still works.
+ */
+static void check_hangup(struct __test_metadata *_metadata,
+			 struct mouse_source *src, int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	struct timespec tick = { 10, 0 };
+	struct sigmouse_info info;
+	struct sigmouse_packet p;
+	int64_t deadline;
+	sigset_t set;
+	siginfo_t si;
+
+	ASSERT_EQ(0, subscribe(fd, SIG_RT, getpid()));
+	ASSERT_EQ(0, mouse_source_unplug(src));
+	sigemptyset(&set);
+	sigaddset(&set, SIG_RT);
+	ASSERT_EQ(SIG_RT, sigtimedwait(&set, &si, &tick));
+	EXPECT_EQ(POLL_HUP, si.si_code);
+	EXPECT_EQ(BAND_HUP, si.si_band);
+	EXPECT_EQ(fd, si.si_fd);
+	EXPECT_FALSE(pending_signal(SIG_RT));
+
+	EXPECT_EQ(1, poll(&pfd, 1, 0));
+	EXPECT_EQ(POLLHUP | POLLERR, pfd.revents);
+	EXPECT_EQ(-1, read(fd, &p, sizeof(p)));
+	EXPECT_EQ(ENODEV, errno);
+	EXPECT_EQ(-1, ioctl(fd, SIGMOUSE_IOC_INFO, &info));
+	EXPECT_EQ(ENODEV, errno);
+	deadline = now_ms() + 5000;
+	while (access(src->node, F_OK) == 0 && now_ms() < deadline)
+		usleep(20000);
+	EXPECT_NE(0, access(src->node, F_OK));
+	EXPECT_EQ(0, close(fd));
+}
+
+TEST_F(node, hangup_on_uinput_destroy)
+{
+	check_hangup(_metadata, &self->src, self->fd);
+	self->fd = -1;
+}
+
+/* Last: a real device unplugged, QEMU's virtio mouse. */
+FIXTURE(virtio_unplug) {
+	struct mouse_source src;
+	int fd;
+};
+
+FIXTURE_SETUP(virtio_unplug)
+{
+	char why[128];
+	int ret;
+
+	ret = mouse_source_open(&self->src, MOUSE_SOURCE_VIRTIO_MOUSE,
+				why, sizeof(why));
+	if (ret > 0)
+		SKIP_SETUP("%s", why);
+	ASSERT_EQ(0, ret) TH_LOG("%s", why);
+	self->fd = mouse_source_open_node(&self->src, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, self->fd);
+	block_signal(SIG_RT);
+}
+
+FIXTURE_TEARDOWN(virtio_unplug)
+{
+}
+
+TEST_F(virtio_unplug, hangup_on_virtio_unplug)
+{
+	check_hangup(_metadata, &self->src, self->fd);
+}
+
+TEST_HARNESS_MAIN

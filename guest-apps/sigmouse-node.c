@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+
+#include "sigmouse-node.h"
+
+#define SIGMOUSE_CLASS "/sys/class/sigmouse"
+
+static int read_line(const char *file, char *buf, size_t len)
+{
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, len, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static int find_by_name(const char *name_part, char *path, size_t len)
+{
+	DIR *dir = opendir(SIGMOUSE_CLASS);
+	struct dirent *d;
+	char file[512], name[256];
+	int ret = -1;
+
+	if (!dir)
+		return -1;
+	while (ret && (d = readdir(dir))) {
+		if (strncmp(d->d_name, "sigmouse", 8))
+			continue;
+		snprintf(file, sizeof(file), SIGMOUSE_CLASS "/%s/device/name",
+			 d->d_name);
+		if (read_line(file, name, sizeof(name)) == 0 &&
+		    strstr(name, name_part)) {
+			snprintf(path, len, "/dev/%s", d->d_name);
+			ret = 0;
+		}
+	}
+	closedir(dir);
+	return ret;
+}
+
+int sigmouse_node_wait(const char *name_part, int timeout_ms,
+		       char *path, size_t len)
+{
+	const struct timespec tick = { 0, 50 * 1000 * 1000 };
+
+	for (;;) {
+		if (find_by_name(name_part, path, len) == 0)
+			return 0;
+		if (timeout_ms <= 0)
+			return -1;
+		nanosleep(&tick, NULL);
+		timeout_ms -= 50;
+	}
+}
+
+int sigmouse_node_of_input(const char *input_syspath, char *path, size_t len)
+{
+	DIR *dir = opendir(input_syspath);
+	struct dirent *d;
+	int ret = -1;
+
+	if (!dir)
+		return -1;
+	while (ret && (d = readdir(dir))) {
+		if (strncmp(d->d_name, "sigmouse", 8) == 0) {
+			snprintf(path, len, "/dev/%s", d->d_name);
+			ret = 0;
+		}
+	}
+	closedir(dir);
+	return ret;
+}
+
+int sigmouse_node_info(int fd, struct sigmouse_info *info)
+{
+	return ioctl(fd, SIGMOUSE_IOC_INFO, info);
+}

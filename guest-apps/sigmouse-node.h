@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Finding the /dev/sigmouseN node bound to an input device. */
+#ifndef SIGMOUSE_NODE_H
+#define SIGMOUSE_NODE_H
+
+#include <stddef.h>
+#include <linux/sigmouse.h>
+
+/*
+ * Wait up to timeout_ms for a node whose input device name contains
+ * name_part; its /dev path goes to path. Returns 0, or -1 on timeout.
+ */
+int sigmouse_node_wait(const char *name_part, int timeout_ms,
+		       char *path, size_t len);
+
+/* The node of the input device at sysfs path input_syspath. */
+int sigmouse_node_of_input(const char *input_syspath, char *path, size_t len);
+
+int sigmouse_node_info(int fd, struct sigmouse_info *info);
+
+#endif

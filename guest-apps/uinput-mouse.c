@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <libevdev/libevdev.h>
+#include <libevdev/libevdev-uinput.h>
+#include <linux/input.h>
+
+#include "sigmouse-node.h"
+#include "uinput-mouse.h"
+
+int uinput_mouse_create(struct uinput_mouse *mouse, const char *name)
+{
+	static const unsigned int buttons[] = { BTN_LEFT, BTN_RIGHT, BTN_MIDDLE };
+	static const unsigned int axes[] = { REL_X, REL_Y, REL_WHEEL };
+	unsigned int i;
+	int ret;
+
+	mouse->uidev = NULL;
+	mouse->dev = libevdev_new();
+	if (!mouse->dev)
+		return -ENOMEM;
+	libevdev_set_name(mouse->dev, name);
+	libevdev_set_id_bustype(mouse->dev, BUS_VIRTUAL);
+	for (i = 0; i < sizeof(buttons) / sizeof(buttons[0]); i++)
+		libevdev_enable_event_code(mouse->dev, EV_KEY, buttons[i], NULL);
+	for (i = 0; i < sizeof(axes) / sizeof(axes[0]); i++)
+		libevdev_enable_event_code(mouse->dev, EV_REL, axes[i], NULL);
+
+	ret = libevdev_uinput_create_from_device(mouse->dev,
+						 LIBEVDEV_UINPUT_OPEN_MANAGED,
+						 &mouse->uidev);
+	if (ret) {
+		libevdev_free(mouse->dev);
+		mouse->dev = NULL;
+	}
+	return ret;
+}
+
+void uinput_mouse_destroy(struct uinput_mouse *mouse)
+{
+	if (mouse->uidev)
+		libevdev_uinput_destroy(mouse->uidev);
+	if (mouse->dev)
+		libevdev_free(mouse->dev);
+	mouse->uidev = NULL;
+	mouse->dev = NULL;
+}
+
+int uinput_mouse_node(struct uinput_mouse *mouse, char *path, size_t len)
+{
+	const char *syspath = libevdev_uinput_get_syspath(mouse->uidev);
+
+	if (!syspath)
+		return -ENOENT;
+	return sigmouse_node_of_input(syspath, path, len) ? -ENOENT : 0;
+}
+
+static int uinput_mouse_frame(struct uinput_mouse *mouse, unsigned int type,
+			      const unsigned int *codes, const int *values,
+			      unsigned int count)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < count; i++) {
+		ret = libevdev_uinput_write_event(mouse->uidev, type,
+						  codes[i], values[i]);
+		if (ret)
+			return ret;
+	}
+	return libevdev_uinput_write_event(mouse->uidev, EV_SYN, SYN_REPORT, 0);
+}
+
+int uinput_mouse_move(struct uinput_mouse *mouse, int dx, int dy)
+{
+	const unsigned int codes[] = { REL_X, REL_Y };
+	const int values[] = { dx, dy };
+
+	return uinput_mouse_frame(mouse, EV_REL, codes, values, 2);
+}
+
+int uinput_mouse_button(struct uinput_mouse *mouse, unsigned int code,
+			int pressed)
+{
+	return uinput_mouse_frame(mouse, EV_KEY, &code, &pressed, 1);
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* A synthetic mouse in the guest, made with libevdev's uinput API. */
+#ifndef UINPUT_MOUSE_H
+#define UINPUT_MOUSE_H
+
+#include <stddef.h>
+
+struct libevdev;
+struct libevdev_uinput;
+
+struct uinput_mouse {
+	struct libevdev *dev;
+	struct libevdev_uinput *uidev;
+};
+
+/* Returns 0 or a negative errno. */
+int uinput_mouse_create(struct uinput_mouse *mouse, const char *name);
+void uinput_mouse_destroy(struct uinput_mouse *mouse);
+
+/* The /dev/sigmouseN node the mouse is bound to. */
+int uinput_mouse_node(struct uinput_mouse *mouse, char *path, size_t len);
+
+/* One frame: REL_X, REL_Y, SYN_REPORT. Returns 0 or a negative errno. */
+int uinput_mouse_move(struct uinput_mouse *mouse, int dx, int dy);
+
+/* One frame: a button (BTN_LEFT...) pressed (1) or released (0). */
+int uinput_mouse_button(struct uinput_mouse *mouse, unsigned int code,
+			int pressed);
+
+#endif

@@ -1,0 +1,57 @@
+#!/bin/sh
+# Build the patched Linux 6.1 with sigmouse built in.
+#
+# The tree is extracted from Debian's linux-source-6.1 into build/linux
+# and patches/series applied; a stamp keyed on the patches' content
+# re-extracts it cleanly when a patch changes. driver/ is copied into
+# drivers/input/sigmouse/ file by file, so an edit rebuilds only what
+# it touches. The config is tinyconfig plus Kconfig.snippet; any
+# snippet line missing from the final .config fails the build.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+source_tarball=/usr/src/linux-source-6.1.tar.xz
+[ -r "$source_tarball" ] || die "$source_tarball missing: install linux-source-6.1"
+
+patch_files=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/patches/series")
+patch_stamp=$(cd "$top/patches" && content_hash series $patch_files)
+
+if [ "$(cat "$kernel_tree/.sigmouse-patches" 2>/dev/null)" != "$patch_stamp" ]; then
+	say "extracting $source_tarball"
+	rm -rf "$kernel_tree"
+	mkdir -p "$kernel_tree"
+	tar -xJf "$source_tarball" -C "$kernel_tree" --strip-components=1
+	for p in $patch_files; do
+		say "applying $p"
+		patch -d "$kernel_tree" -p1 --quiet --forward <"$top/patches/$p" ||
+			die "patches/$p does not apply"
+	done
+	echo "$patch_stamp" >"$kernel_tree/.sigmouse-patches"
+fi
+
+for f in "$top"/driver/*; do
+	[ -f "$f" ] && sync_file "$f" "$kernel_tree/drivers/input/sigmouse/${f##*/}"
+done
+sync_file "$top/driver/include/uapi/linux/sigmouse.h" \
+	"$kernel_tree/include/uapi/linux/sigmouse.h"
+
+config_stamp=$(content_hash "$top/Kconfig.snippet" "$kernel_tree/.sigmouse-patches")
+if [ "$(cat "$kernel_tree/.sigmouse-config" 2>/dev/null)" != "$config_stamp" ] ||
+   [ ! -e "$kernel_tree/.config" ]; then
+	say "configuring: tinyconfig + Kconfig.snippet"
+	kernel_make tinyconfig >/dev/null
+	(cd "$kernel_tree" &&
+	 scripts/kconfig/merge_config.sh -m .config "$top/Kconfig.snippet" >/dev/null)
+	kernel_make olddefconfig
+	missing=$(grep -E '^(CONFIG_|# CONFIG_)' "$top/Kconfig.snippet" | while read -r line; do
+		grep -qxF "$line" "$kernel_tree/.config" || echo "  $line"
+	done)
+	[ -z "$missing" ] ||
+		die "Kconfig.snippet options missing from the final .config (unmet dependencies?):
+$missing"
+	echo "$config_stamp" >"$kernel_tree/.sigmouse-config"
+fi
+
+say "building bzImage (make -j$(nproc))"
+kernel_make -j"$(nproc)" bzImage
+say "kernel ready: $bzimage"

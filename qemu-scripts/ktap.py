@@ -1,0 +1,33 @@
+"""Tally KTAP results: "ok N name", "not ok N name # why", "ok N # SKIP why"."""
+
+import re
+
+RESULT = re.compile(r"^(not )?ok (\d+)\b ?(.*)$")
+PLAN = re.compile(r"^1\.\.(\d+)$")
+
+
+class Tally:
+    def __init__(self):
+        self.planned = None
+        self.passed = []
+        self.failed = []
+        self.skipped = []
+
+    def feed(self, line):
+        if m := PLAN.match(line):
+            self.planned = int(m.group(1))
+        elif m := RESULT.match(line):
+            failed, name = m.group(1), m.group(3)
+            if "# SKIP" in name:
+                self.skipped.append(name)
+            elif failed:
+                self.failed.append(name)
+            else:
+                self.passed.append(name)
+
+    def count(self):
+        return len(self.passed) + len(self.failed) + len(self.skipped)
+
+    def missing(self):
+        """Results the plan promised that never came (a crash or a hang)."""
+        return max(0, (self.planned or 0) - self.count())

@@ -1,0 +1,41 @@
+# Paths and helpers shared by the host scripts; sourced, not run.
+# shellcheck shell=sh
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$top/build}
+kernel_tree=$build/linux
+bzimage=$kernel_tree/arch/x86/boot/bzImage
+initramfs=$build/initramfs.cpio.gz
+
+say() {
+	printf '%s: %s\n' "${0##*/}" "$*" >&2
+}
+
+die() {
+	say "error: $*"
+	exit 1
+}
+
+# Print the sha256 of the named files' contents, in order.
+content_hash() {
+	cat "$@" | sha256sum | cut -d' ' -f1
+}
+
+# Copy $1 to $2 only when the contents differ, so make sees no change
+# in files that did not change.
+sync_file() {
+	cmp -s "$1" "$2" 2>/dev/null && return 0
+	mkdir -p "$(dirname "$2")"
+	cp "$1" "$2"
+}
+
+# make in the kernel tree, with the same compiler every time: a changed
+# CC would make kbuild rebuild everything it compiled before.
+kernel_make() {
+	cc=gcc
+	command -v ccache >/dev/null && cc="ccache gcc"
+	CCACHE_BASEDIR="$kernel_tree" CCACHE_NOHASHDIR=1 \
+	KBUILD_BUILD_TIMESTAMP="${KBUILD_BUILD_TIMESTAMP:-2003-12-20}" \
+	KBUILD_BUILD_USER=sigmouse KBUILD_BUILD_HOST=sigmouse \
+		make -C "$kernel_tree" -s CC="$cc" "$@"
+}
