@@ -445,8 +445,8 @@ static ssize_t sigmouse_read(struct file *file, char __user *buffer,
 
 		if (!(file->f_flags & O_NONBLOCK)) {
 			error = wait_event_interruptible(sigmouse->wait,
-					!sigmouse_client_empty(client) ||
-					!sigmouse->exist);
+							 !sigmouse_client_empty(client) ||
+							 !sigmouse->exist);
 			if (error)
 				return error;
 		}

@@ -36,6 +36,8 @@
 #define BAND_HUP	(POLLHUP | POLLERR)
 #define QUIET_MS	300
 #define DELIVERY_MS	20000
+/* moves sent at once: well inside a ring, so a reader never drops */
+#define BATCH		(SIGMOUSE_RING_SIZE / 4)
 
 /* an address no process maps; volatile keeps the compiler from judging it */
 static void *volatile unmapped = (void *)8;
@@ -128,12 +130,11 @@ static void check_signal(const siginfo_t *si, int sig, int fd, int code,
 
 /*
  * Take queued signals and read packets until the motion totals are
- * reached and nothing more arrives for QUIET_MS, or DELIVERY_MS pass.
- * sig is the one the subscriber asked for; fd 0 skips the si_fd check
- * (plain SIGIO carries no siginfo of the file).
+ * reached and nothing more arrives for quiet_ms, or DELIVERY_MS pass.
+ * sig is the one the subscriber asked for.
  */
-static void collect(int fd, int sig, long want_dx, long want_dy,
-		    struct delivery *d)
+static void collect_for(int fd, int sig, long want_dx, long want_dy,
+			int quiet_ms, struct delivery *d)
 {
 	int64_t deadline = now_ms() + DELIVERY_MS, quiet_since = now_ms();
 	struct timespec tick = { 0, 20 * 1000 * 1000 };
@@ -154,10 +155,39 @@ static void collect(int fd, int sig, long want_dx, long want_dy,
 		}
 		read_packets(fd, d);
 		if (d->dx == want_dx && d->dy == want_dy &&
-		    now_ms() - quiet_since > QUIET_MS)
+		    now_ms() - quiet_since >= quiet_ms)
 			break;
 	}
 	read_packets(fd, d);
+}
+
+static void collect(int fd, int sig, long want_dx, long want_dy,
+		    struct delivery *d)
+{
+	collect_for(fd, sig, want_dx, want_dy, QUIET_MS, d);
+}
+
+/*
+ * moves frames of (dx, dy) in batches, taking signals and packets in
+ * between: uinput writes synchronously, so one burst of more than a
+ * ring would overflow it before the first read.
+ */
+static int stream(struct mouse_source *src, int fd, int sig, int dx, int dy,
+		  int moves, struct delivery *d)
+{
+	long start_dx = d->dx, start_dy = d->dy;
+	int sent = 0, batch;
+
+	while (sent < moves) {
+		batch = moves - sent < BATCH ? moves - sent : BATCH;
+		if (mouse_source_move(src, dx, dy, batch))
+			return -1;
+		sent += batch;
+		collect_for(fd, sig, start_dx + (long)dx * sent,
+			    start_dy + (long)dy * sent,
+			    sent == moves ? QUIET_MS : 0, d);
+	}
+	return 0;
 }
 
 static int pending_signal(int sig)
@@ -215,8 +245,7 @@ TEST_F(source, rt_signal_per_packet)
 	struct delivery d = { 0 };
 
 	ASSERT_EQ(0, subscribe(self->fd, SIG_RT, getpid()));
-	ASSERT_EQ(0, mouse_source_move(&self->src, 3, -2, variant->moves));
-	collect(self->fd, SIG_RT, 3L * variant->moves, -2L * variant->moves, &d);
+	ASSERT_EQ(0, stream(&self->src, self->fd, SIG_RT, 3, -2, variant->moves, &d));
 
 	EXPECT_STREQ("", d.mismatch);
 	EXPECT_EQ(3L * variant->moves, d.dx);
@@ -235,8 +264,7 @@ TEST_F(source, plain_sigio)
 	struct delivery d = { 0 };
 
 	ASSERT_EQ(0, subscribe(self->fd, 0, getpid()));
-	ASSERT_EQ(0, mouse_source_move(&self->src, 2, 1, variant->moves));
-	collect(self->fd, SIGIO, 2L * variant->moves, 1L * variant->moves, &d);
+	ASSERT_EQ(0, stream(&self->src, self->fd, SIGIO, 2, 1, variant->moves, &d));
 
 	EXPECT_STREQ("", d.mismatch);
 	EXPECT_EQ(2L * variant->moves, d.dx);
@@ -258,8 +286,7 @@ TEST_F(source, async_off_no_signal)
 	ASSERT_EQ(0, sigmouse_node_info(self->fd, &info));
 	EXPECT_EQ(0u, info.subscribers);
 
-	ASSERT_EQ(0, mouse_source_move(&self->src, -1, 2, variant->moves));
-	collect(self->fd, SIG_RT, -1L * variant->moves, 2L * variant->moves, &d);
+	ASSERT_EQ(0, stream(&self->src, self->fd, SIG_RT, -1, 2, variant->moves, &d));
 
 	EXPECT_EQ(-1L * variant->moves, d.dx);
 	EXPECT_EQ(2L * variant->moves, d.dy);
@@ -314,8 +341,7 @@ TEST_F(source, two_processes_every_packet)
 	}
 	ASSERT_EQ(1, read(ready[0], &c, 1));
 	ASSERT_EQ(0, subscribe(self->fd, SIG_RT, getpid()));
-	ASSERT_EQ(0, mouse_source_move(&self->src, 4, 0, variant->moves));
-	collect(self->fd, SIG_RT, 4L * variant->moves, 0, &mine);
+	ASSERT_EQ(0, stream(&self->src, self->fd, SIG_RT, 4, 0, variant->moves, &mine));
 
 	ASSERT_EQ((ssize_t)sizeof(theirs), read(result[0], &theirs, sizeof(theirs)));
 	ASSERT_EQ(child, waitpid(child, &status, 0));
@@ -392,7 +418,7 @@ TEST_F(node, bad_buffer_loses_nothing)
 
 TEST_F(node, poll_and_blocking_read)
 {
-	struct pollfd pfd = { .fd = self->fd, .events = POLLIN | POLLOUT };
+	struct pollfd pfd = { .fd = self->fd, .events = POLLIN | POLLRDNORM | POLLOUT };
 	struct sigmouse_packet p;
 	int flags;
 
@@ -652,8 +678,7 @@ TEST_F_TIMEOUT(node, fasync_churn_during_delivery, 120)
 	ASSERT_EQ(0, subscribe(self->fd, SIG_RT, getpid()));
 	for (i = 0; i < 3; i++)
 		ASSERT_EQ(0, pthread_create(&threads[i], NULL, toggle_async, &c));
-	ASSERT_EQ(0, mouse_source_move(&self->src, 1, 0, 200));
-	collect(self->fd, SIG_RT, 200, 0, &d);
+	ASSERT_EQ(0, stream(&self->src, self->fd, SIG_RT, 1, 0, 200, &d));
 	c.stop = 1;
 	for (i = 0; i < 3; i++)
 		pthread_join(threads[i], NULL);

@@ -16,8 +16,8 @@
 #define SIGMOUSE_RING_SIZE	64
 
 /* struct sigmouse_packet.flags */
-#define SIGMOUSE_PACKET_DROPPED	(1U << 0) /* @dropped packets lost before this one */
-#define SIGMOUSE_PACKET_ABS	(1U << 1) /* dx/dy come from an absolute device */
+#define SIGMOUSE_PACKET_DROPPED	0x1 /* @dropped packets lost before this one */
+#define SIGMOUSE_PACKET_ABS	0x2 /* dx/dy come from an absolute device */
 
 /**
  * struct sigmouse_packet - one input frame
@@ -44,7 +44,7 @@ struct sigmouse_packet {
 };
 
 /* struct sigmouse_info.flags */
-#define SIGMOUSE_INFO_ABS	(1U << 0) /* bound to an absolute device */
+#define SIGMOUSE_INFO_ABS	0x1 /* bound to an absolute device */
 
 /**
  * struct sigmouse_info - what SIGMOUSE_IOC_INFO returns
