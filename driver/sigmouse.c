@@ -9,6 +9,10 @@
  * one fasync list, as pipes, ttys and sockets do: kill_fasync() walks
  * every subscriber of the node, and a client switching O_ASYNC races
  * with delivery to the others. That is the case fasync's locking is for.
+ *
+ * With sigmouse.notify=waitqueue the node has no fasync list at all: each
+ * subscriber is an entry on the poll wait queue (fasync_wait_helper()),
+ * and the keyed wake-up that wakes readers also sends the signals.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -20,6 +24,7 @@
 #include <linux/init.h>
 #include <linux/input.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/poll.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -74,17 +79,65 @@ struct sigmouse_client {
 	unsigned int tail;
 	/* packets lost to a full ring since the last packet read */
 	unsigned int dropped;
+	/* the subscription in waitqueue mode */
+	struct fasync_wait async;
 	struct sigmouse_packet buffer[SIGMOUSE_RING_SIZE];
 };
+
+enum sigmouse_notify {
+	SIGMOUSE_NOTIFY_FASYNC,
+	SIGMOUSE_NOTIFY_WAITQUEUE,
+};
+
+static const char * const sigmouse_notify_names[] = {
+	[SIGMOUSE_NOTIFY_FASYNC]	= "fasync",
+	[SIGMOUSE_NOTIFY_WAITQUEUE]	= "waitqueue",
+};
+
+static int sigmouse_notify_mode = SIGMOUSE_NOTIFY_FASYNC;
+
+static int sigmouse_notify_set(const char *val, const struct kernel_param *kp)
+{
+	int mode = sysfs_match_string(sigmouse_notify_names, val);
+
+	if (mode < 0)
+		return mode;
+	*(int *)kp->arg = mode;
+	return 0;
+}
+
+static int sigmouse_notify_get(char *buffer, const struct kernel_param *kp)
+{
+	return sysfs_emit(buffer, "%s\n",
+			  sigmouse_notify_names[*(int *)kp->arg]);
+}
+
+static const struct kernel_param_ops sigmouse_notify_ops = {
+	.set = sigmouse_notify_set,
+	.get = sigmouse_notify_get,
+};
+
+/* fixed at boot: every open file of every node uses the same way */
+module_param_cb(notify, &sigmouse_notify_ops, &sigmouse_notify_mode, 0444);
+MODULE_PARM_DESC(notify,
+		 "how subscribers get SIGIO: fasync (kill_fasync() on the node's list, default) or waitqueue (keyed wake-ups of the poll queue)");
 
 static dev_t sigmouse_devt;
 static struct class *sigmouse_class;
 static DEFINE_IDA(sigmouse_ida);
 
-static void sigmouse_notify(struct sigmouse *sigmouse, int band)
+/*
+ * Wake readers and pollers with mask, and signal subscribers with band.
+ * In waitqueue mode the keyed wake-up is what signals them.
+ */
+static void sigmouse_announce(struct sigmouse *sigmouse, __poll_t mask,
+			      int band)
 {
-	kill_fasync(&sigmouse->fasync, SIGIO, band);
-	atomic64_inc(&sigmouse->kill_fasync_calls);
+	wake_up_interruptible_poll(&sigmouse->wait, mask);
+	if (sigmouse_notify_mode == SIGMOUSE_NOTIFY_FASYNC) {
+		kill_fasync(&sigmouse->fasync, SIGIO, band);
+		atomic64_inc(&sigmouse->kill_fasync_calls);
+	}
 }
 
 /* A full ring drops its oldest packet: a stalled reader sees the present. */
@@ -117,8 +170,7 @@ static void sigmouse_emit_frame(struct sigmouse *sigmouse)
 	rcu_read_unlock();
 
 	atomic64_inc(&sigmouse->packets);
-	wake_up_interruptible_poll(&sigmouse->wait, EPOLLIN | EPOLLRDNORM);
-	sigmouse_notify(sigmouse, POLL_IN);
+	sigmouse_announce(sigmouse, EPOLLIN | EPOLLRDNORM, POLL_IN);
 
 	/* motion is per frame, the button state carries over */
 	frame->dx = 0;
@@ -234,7 +286,11 @@ static int sigmouse_fasync(int fd, struct file *file, int on)
 	struct sigmouse *sigmouse = client->sigmouse;
 	int retval;
 
-	retval = fasync_helper(fd, file, on, &sigmouse->fasync);
+	if (sigmouse_notify_mode == SIGMOUSE_NOTIFY_WAITQUEUE)
+		retval = fasync_wait_helper(fd, file, on, &sigmouse->wait,
+					    &client->async);
+	else
+		retval = fasync_helper(fd, file, on, &sigmouse->fasync);
 	/* positive means the list changed: an entry was added or removed */
 	if (retval > 0) {
 		if (on)
@@ -310,8 +366,7 @@ static void sigmouse_close_device(struct sigmouse *sigmouse)
 /* Tell readers, pollers and subscribers that the device is gone. */
 static void sigmouse_hangup(struct sigmouse *sigmouse)
 {
-	sigmouse_notify(sigmouse, POLL_HUP);
-	wake_up_interruptible_poll(&sigmouse->wait, EPOLLHUP | EPOLLERR);
+	sigmouse_announce(sigmouse, EPOLLHUP | EPOLLERR, POLL_HUP);
 }
 
 static int sigmouse_release(struct inode *inode, struct file *file)
@@ -498,6 +553,8 @@ static int sigmouse_get_info(struct sigmouse *sigmouse,
 	info.version = dev->id.version;
 	if (test_bit(EV_ABS, dev->evbit))
 		info.flags |= SIGMOUSE_INFO_ABS;
+	if (sigmouse_notify_mode == SIGMOUSE_NOTIFY_WAITQUEUE)
+		info.flags |= SIGMOUSE_INFO_WAITQUEUE;
 	info.packet_size = sizeof(struct sigmouse_packet);
 	info.ring_size = SIGMOUSE_RING_SIZE;
 	info.subscribers = atomic_read(&sigmouse->subscribers);

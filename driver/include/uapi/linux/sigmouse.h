@@ -16,8 +16,8 @@
 #define SIGMOUSE_RING_SIZE	64
 
 /* struct sigmouse_packet.flags */
-#define SIGMOUSE_PACKET_DROPPED	0x1 /* @dropped packets lost before this one */
-#define SIGMOUSE_PACKET_ABS	0x2 /* dx/dy come from an absolute device */
+#define SIGMOUSE_PACKET_DROPPED	0x1U /* @dropped packets lost before this one */
+#define SIGMOUSE_PACKET_ABS	0x2U /* dx/dy come from an absolute device */
 
 /**
  * struct sigmouse_packet - one input frame
@@ -44,7 +44,8 @@ struct sigmouse_packet {
 };
 
 /* struct sigmouse_info.flags */
-#define SIGMOUSE_INFO_ABS	0x1 /* bound to an absolute device */
+#define SIGMOUSE_INFO_ABS	0x1U /* bound to an absolute device */
+#define SIGMOUSE_INFO_WAITQUEUE	0x2U /* sigmouse.notify=waitqueue: no kill_fasync() */
 
 /**
  * struct sigmouse_info - what SIGMOUSE_IOC_INFO returns
@@ -59,7 +60,8 @@ struct sigmouse_packet {
  * @opens: open files of this node
  * @subscribers: entries on the node's fasync list
  * @packets: frames completed since the device was bound
- * @kill_fasync_calls: kill_fasync() calls made for this node
+ * @kill_fasync_calls: kill_fasync() calls made for this node (none with
+ *	SIGMOUSE_INFO_WAITQUEUE, where keyed wake-ups signal subscribers)
  * @drops: packets lost to full rings, summed over all clients
  */
 struct sigmouse_info {
