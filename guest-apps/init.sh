@@ -1,6 +1,6 @@
 #!/bin/busybox sh
 # /init of the sigmouse initramfs. The kernel command line says what to
-# run (sigmouse_run=test|watch|probe|shell, passed to init's environment);
+# run (sigmouse_run=test|watch|bench|probe|shell, passed to init's environment);
 # the guest channel, the second serial line, carries the programs' output
 # and their requests to the host runner.
 /bin/busybox --install -s /bin
@@ -35,6 +35,10 @@ watch)
 		tries=$((tries + 1))
 	done
 	sigio-watch ${sigmouse_watch_seconds:-} >"$channel" 2>&1
+	rc=$?
+	;;
+bench)
+	sh /bench.sh >"$channel" 2>&1
 	rc=$?
 	;;
 probe)

@@ -45,9 +45,14 @@ void uinput_mouse_destroy(struct uinput_mouse *mouse)
 	mouse->dev = NULL;
 }
 
+const char *uinput_mouse_syspath(struct uinput_mouse *mouse)
+{
+	return libevdev_uinput_get_syspath(mouse->uidev);
+}
+
 int uinput_mouse_node(struct uinput_mouse *mouse, char *path, size_t len)
 {
-	const char *syspath = libevdev_uinput_get_syspath(mouse->uidev);
+	const char *syspath = uinput_mouse_syspath(mouse);
 
 	if (!syspath)
 		return -ENOENT;

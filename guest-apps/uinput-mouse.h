@@ -17,6 +17,9 @@ struct uinput_mouse {
 int uinput_mouse_create(struct uinput_mouse *mouse, const char *name);
 void uinput_mouse_destroy(struct uinput_mouse *mouse);
 
+/* The mouse's input device in sysfs (/sys/devices/virtual/input/inputN). */
+const char *uinput_mouse_syspath(struct uinput_mouse *mouse);
+
 /* The /dev/sigmouseN node the mouse is bound to. */
 int uinput_mouse_node(struct uinput_mouse *mouse, char *path, size_t len);
 

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Build the guest programs and pack them with busybox-static and
-# guest-apps/init.sh into build/initramfs.cpio.gz.
+# Build the guest programs and pack them with busybox-static,
+# guest-apps/init.sh and bench.sh into build/initramfs.cpio.gz.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -13,6 +13,7 @@ rm -rf "$root"
 mkdir -p "$root/bin" "$root/dev" "$root/proc" "$root/sys"
 cp /bin/busybox "$root/bin/busybox"
 cp "$top/guest-apps/init.sh" "$root/init"
+cp "$top/guest-apps/bench.sh" "$root/bench.sh"
 chmod +x "$root/init"
 for program in "$build"/guest-apps/*; do
 	case $program in *.o) continue ;; esac

@@ -5,8 +5,10 @@
 # and patches/series applied; a stamp keyed on the patches' content
 # re-extracts it cleanly when a patch changes. driver/ is copied into
 # drivers/input/sigmouse/ file by file, so an edit rebuilds only what
-# it touches. The config is tinyconfig plus Kconfig.snippet; any
-# snippet line missing from the final .config fails the build.
+# it touches. The config is tinyconfig plus Kconfig.snippet (for the
+# bench kernel, SIGMOUSE_KERNEL=bench, the snippet without its debug
+# section); any snippet line missing from the final .config fails the
+# build.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -35,15 +37,22 @@ done
 sync_file "$top/driver/include/uapi/linux/sigmouse.h" \
 	"$kernel_tree/include/uapi/linux/sigmouse.h"
 
-config_stamp=$(content_hash "$top/Kconfig.snippet" "$kernel_tree/.sigmouse-patches")
+snippet=$kernel_tree/.sigmouse-snippet
+if [ "$flavour" = bench ]; then
+	sed '/^# === debug kernel only/,$d' "$top/Kconfig.snippet" >"$snippet.new"
+else
+	cp "$top/Kconfig.snippet" "$snippet.new"
+fi
+mv "$snippet.new" "$snippet"
+config_stamp=$(content_hash "$snippet" "$kernel_tree/.sigmouse-patches")
 if [ "$(cat "$kernel_tree/.sigmouse-config" 2>/dev/null)" != "$config_stamp" ] ||
    [ ! -e "$kernel_tree/.config" ]; then
-	say "configuring: tinyconfig + Kconfig.snippet"
+	say "configuring the $flavour kernel: tinyconfig + Kconfig.snippet"
 	kernel_make tinyconfig >/dev/null
 	(cd "$kernel_tree" &&
-	 scripts/kconfig/merge_config.sh -m .config "$top/Kconfig.snippet" >/dev/null)
+	 scripts/kconfig/merge_config.sh -m .config "$snippet" >/dev/null)
 	kernel_make olddefconfig
-	missing=$(grep -E '^(CONFIG_|# CONFIG_)' "$top/Kconfig.snippet" | while read -r line; do
+	missing=$(grep -E '^(CONFIG_|# CONFIG_)' "$snippet" | while read -r line; do
 		grep -qxF "$line" "$kernel_tree/.config" || echo "  $line"
 	done)
 	[ -z "$missing" ] ||

@@ -38,6 +38,14 @@ SPLAT = re.compile(
 
 PROBE_TIMEOUT = 20
 
+# name -> kernel command line: one image, four ways to deliver SIGIO
+DESIGNS = {
+    "rcu": "",
+    "rwlock": "fasync_lock=rwlock",
+    "rcu-global": "fasync_lock=rcu-global",
+    "waitqueue": "sigmouse.notify=waitqueue",
+}
+
 
 class Boot:
     """One QEMU run of the sigmouse kernel and initramfs."""

@@ -14,16 +14,8 @@ import argparse
 import os
 import sys
 
-from guest import Boot, choose_accel
+from guest import DESIGNS as CONFIGS, Boot, choose_accel
 from ktap import Tally
-
-# name -> kernel command line: one image, four ways to deliver SIGIO
-CONFIGS = {
-    "rcu": "",
-    "rwlock": "fasync_lock=rwlock",
-    "rcu-global": "fasync_lock=rcu-global",
-    "waitqueue": "sigmouse.notify=waitqueue",
-}
 EXPECTED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "expected-failures.txt")
 
 
