@@ -6,7 +6,7 @@ BUILD := build
 PYTHON := python3
 SCRIPTS := qemu-scripts
 
-.PHONY: all deps kernel initramfs run test check clean
+.PHONY: all deps kernel initramfs run test check bench bench-smoke clean
 
 all: initramfs
 
@@ -23,9 +23,22 @@ initramfs: kernel
 run: initramfs
 	@$(PYTHON) $(SCRIPTS)/run.py --build $(BUILD)
 
-# everything: the checks, then the guest suite on the debug kernel
-test: check initramfs
+# everything: the checks, a seconds-long bench run to keep make bench
+# working, then the guest suite on the debug kernel under all four designs
+test: check initramfs bench-smoke
 	@$(PYTHON) $(SCRIPTS)/run-tests.py --build $(BUILD)
+
+bench-smoke: initramfs
+	@$(PYTHON) $(SCRIPTS)/run-bench.py --build $(BUILD) --smoke \
+		--kernel $(BUILD)/linux/arch/x86/boot/bzImage >$(BUILD)/bench-smoke.log || \
+		{ tail -20 $(BUILD)/bench-smoke.log; exit 1; }
+	@echo "bench smoke: ok ($(BUILD)/bench-smoke.log)"
+
+# the benchmarks, on a kernel without the debug options; SMP=N vCPUs
+bench: deps
+	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/build-kernel.sh
+	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/build-initramfs.sh
+	@$(PYTHON) $(SCRIPTS)/run-bench.py --build $(BUILD) $(if $(SMP),--smp $(SMP))
 
 check: kernel
 	@sh $(SCRIPTS)/check.sh
