@@ -854,6 +854,72 @@ TEST_F_TIMEOUT(node, teardown_during_delivery, 120)
 	EXPECT_LT(0, f.moves);
 }
 
+struct pipe_flood {
+	int wfd;
+	int rfd;
+	volatile int stop;
+	long writes;
+};
+
+static void *flood_pipe(void *arg)
+{
+	struct pipe_flood *f = arg;
+	char buf[64];
+
+	while (!f->stop) {
+		if (write(f->wfd, "x", 1) == 1)
+			f->writes++;
+		/* keep the pipe from filling: writes must keep calling kill_fasync() */
+		if (read(f->rfd, buf, sizeof(buf)) < 0 && errno != EAGAIN)
+			break;
+	}
+	return NULL;
+}
+
+/*
+ * The same teardown on a pipe, whose release, unlike sigmouse's, does
+ * not wait for an RCU grace period: a reader still walking the entry
+ * when the last close drops the owner's struct pid meets freed memory
+ * unless removal cleared fa_file under fa_lock first. The subscribing
+ * file is a second open of the pipe's read side (/proc/self/fd), so the
+ * pipe lives on and the flood goes on while that file is torn down.
+ */
+TEST_F_TIMEOUT(node, pipe_teardown_during_delivery, 120)
+{
+	struct pipe_flood f = { 0 };
+	int64_t end = now_ms() + 10000;
+	char path[64];
+	int fds[2], fd, status;
+	pthread_t flooder;
+	long rounds = 0;
+	pid_t owner;
+
+	ASSERT_EQ(0, pipe2(fds, O_NONBLOCK));
+	f.rfd = fds[0];
+	f.wfd = fds[1];
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fds[0]);
+	ASSERT_EQ(0, pthread_create(&flooder, NULL, flood_pipe, &f));
+	while (now_ms() < end) {
+		fd = open(path, O_RDONLY | O_NONBLOCK);
+		ASSERT_LE(0, fd);
+		owner = fork();
+		ASSERT_LE(0, owner);
+		if (owner == 0)
+			_exit(subscribe(fd, SIG_RT, getpid()) ? 1 : 0);
+		ASSERT_EQ(owner, waitpid(owner, &status, 0));
+		ASSERT_EQ(0, WEXITSTATUS(status));
+		ASSERT_EQ(0, close(fd));
+		rounds++;
+	}
+	f.stop = 1;
+	pthread_join(flooder, NULL);
+	close(fds[0]);
+	close(fds[1]);
+	TH_LOG("%ld teardowns during %ld pipe writes", rounds, f.writes);
+	EXPECT_LT(0, rounds);
+	EXPECT_LT(0, f.writes);
+}
+
 /*
  * The device goes away: one POLL_HUP signal, poll says hangup, reads
  * and ioctls get ENODEV, the node disappears, close still works.
