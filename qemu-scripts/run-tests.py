@@ -68,6 +68,25 @@ def run_config(name, append, args, kernel, initrd, accel):
     return tally, problems
 
 
+def check_bad_options(args, kernel, initrd, accel):
+    """Unknown values on the command line: said at boot, defaults kept."""
+    print("# run-tests: bad-options: booting with fasync_lock=bogus sigmouse.notify=bogus",
+          flush=True)
+    boot = Boot(os.path.join(args.build, "test", "bad-options"), kernel, initrd, "probe",
+                append="fasync_lock=bogus sigmouse.notify=bogus", smp=args.smp,
+                accel=accel, timeout=args.timeout, echo_channel=False)
+    boot.start()
+    boot.serve()
+    wanted = ("fasync: unknown fasync_lock=bogus, keeping rcu", "fasync: fasync_lock=rcu",
+              "`bogus' invalid for parameter `sigmouse.notify'")
+    problems = [f"no \"{w}\" in the console" for w in wanted
+                if not any(w in line for line in boot.console_lines)]
+    if boot.exit_status != 0:
+        problems.append("the guest did not reach /init")
+    problems += [f"splat: {line}" for line in boot.splats()[:1]]
+    return problems
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--build", default="build")
@@ -97,6 +116,12 @@ def main():
         total["failed"] += len(fresh)
         rows.append((name, len(tally.passed), failed_tests, len(tally.skipped), len(xfail),
                      "FAIL" if fresh else ("xfail" if xfail else "pass")))
+
+    problems = check_bad_options(args, kernel, initrd, accel)
+    unexpected += [f"bad-options: {p}" for p in problems]
+    total["passed" if not problems else "failed"] += 1
+    rows.append(("bad-options", int(not problems), int(bool(problems)), 0, 0,
+                 "FAIL" if problems else "pass"))
 
     print()
     print(f"{'config':<12} {'passed':>6} {'failed':>6} {'skipped':>7} {'xfail':>5}  result")
