@@ -71,7 +71,7 @@ class Boot:
         self.command = [
             "qemu-system-x86_64", "-machine", f"pc,accel={accel}",
             "-smp", str(smp), "-m", str(mem),
-            "-display", "none", "-vga", "none", "-no-reboot", "-S",
+            "-display", "none", "-vga", "none", "-nic", "none", "-no-reboot", "-S",
             "-kernel", kernel, "-initrd", initrd, "-append", cmdline,
             "-chardev", f"socket,id=console,path={self.sockets['console']},server=on,wait=off",
             "-serial", "chardev:console",
