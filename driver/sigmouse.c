@@ -447,11 +447,12 @@ static void sigmouse_unfetch_packet(struct sigmouse_client *client,
 
 	client->dropped += packet->dropped;
 	if (client->head - client->tail < SIGMOUSE_RING_SIZE) {
-		client->tail--;
-		client->buffer[client->tail % SIGMOUSE_RING_SIZE] = *packet;
-		client->buffer[client->tail % SIGMOUSE_RING_SIZE].flags &=
-			~SIGMOUSE_PACKET_DROPPED;
-		client->buffer[client->tail % SIGMOUSE_RING_SIZE].dropped = 0;
+		struct sigmouse_packet *slot =
+			&client->buffer[--client->tail % SIGMOUSE_RING_SIZE];
+
+		*slot = *packet;
+		slot->flags &= ~SIGMOUSE_PACKET_DROPPED;
+		slot->dropped = 0;
 	} else {
 		client->dropped++;
 		atomic64_inc(&client->sigmouse->drops);

@@ -16,7 +16,6 @@
  * prints one line: fanout node=... subscribers=... packets_per_s=...
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/input.h>
@@ -134,23 +133,6 @@ static void *churn(void *arg)
 	return NULL;
 }
 
-static int evdev_node(const char *syspath, char *path, size_t len)
-{
-	DIR *dir = opendir(syspath);
-	struct dirent *d;
-	int ret = -1;
-
-	if (!dir)
-		return -1;
-	while (ret && (d = readdir(dir)))
-		if (strncmp(d->d_name, "event", 5) == 0) {
-			snprintf(path, len, "/dev/input/%s", d->d_name);
-			ret = 0;
-		}
-	closedir(dir);
-	return ret;
-}
-
 static int cmp_u32(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -214,7 +196,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	snprintf(syspath, sizeof(syspath), "%s", uinput_mouse_syspath(&mouse) ?: "");
-	if (b.evdev ? evdev_node(syspath, node, sizeof(node)) :
+	if (b.evdev ? evdev_node_of_input(syspath, node, sizeof(node)) :
 		      uinput_mouse_node(&mouse, node, sizeof(node))) {
 		fprintf(stderr, "fanout-bench: no %s node for the uinput mouse\n", argv[1]);
 		return 1;

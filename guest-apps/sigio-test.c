@@ -818,25 +818,20 @@ static void *flood_moves(void *arg)
 }
 
 /*
- * A subscriber's file torn down while packets are delivered, its owner
- * already reaped, so that the file's reference is the last one on the
- * owner's struct pid: the race the 2010 design closed by clearing
- * fa_file under fa_lock before the entry leaves the list. Runs for a
- * fixed time; what decides it is the kernel log (KASAN, lockdep), which
- * the host runner checks after the suite.
+ * Open path, let a child subscribe the file to SIGIO with itself as
+ * owner, reap the child, close the file; over and over for ms. Returns
+ * the rounds made.
  */
-TEST_F_TIMEOUT(node, teardown_during_delivery, 120)
+static long teardown_rounds(struct __test_metadata *_metadata,
+			    const char *path, int ms)
 {
-	struct flood f = { .src = &self->src };
-	int64_t end = now_ms() + 10000;
-	pthread_t flooder;
+	int64_t end = now_ms() + ms;
 	long rounds = 0;
 	int fd, status;
 	pid_t owner;
 
-	ASSERT_EQ(0, pthread_create(&flooder, NULL, flood_moves, &f));
 	while (now_ms() < end) {
-		fd = open(self->src.node, O_RDONLY | O_NONBLOCK);
+		fd = open(path, O_RDONLY | O_NONBLOCK);
 		ASSERT_LE(0, fd);
 		owner = fork();
 		ASSERT_LE(0, owner);
@@ -847,6 +842,25 @@ TEST_F_TIMEOUT(node, teardown_during_delivery, 120)
 		ASSERT_EQ(0, close(fd));
 		rounds++;
 	}
+	return rounds;
+}
+
+/*
+ * A subscriber's file torn down while packets are delivered, its owner
+ * already reaped, so that the file's reference is the last one on the
+ * owner's struct pid: the race the 2010 design closed by clearing
+ * fa_file under fa_lock before the entry leaves the list. Runs for a
+ * fixed time; what decides it is the kernel log (KASAN, lockdep), which
+ * the host runner checks after the suite.
+ */
+TEST_F_TIMEOUT(node, teardown_during_delivery, 120)
+{
+	struct flood f = { .src = &self->src };
+	pthread_t flooder;
+	long rounds;
+
+	ASSERT_EQ(0, pthread_create(&flooder, NULL, flood_moves, &f));
+	rounds = teardown_rounds(_metadata, self->src.node, 10000);
 	f.stop = 1;
 	pthread_join(flooder, NULL);
 	TH_LOG("%ld teardowns during %ld moves", rounds, f.moves);
@@ -887,30 +901,17 @@ static void *flood_pipe(void *arg)
 TEST_F_TIMEOUT(node, pipe_teardown_during_delivery, 120)
 {
 	struct pipe_flood f = { 0 };
-	int64_t end = now_ms() + 10000;
 	char path[64];
-	int fds[2], fd, status;
 	pthread_t flooder;
-	long rounds = 0;
-	pid_t owner;
+	int fds[2];
+	long rounds;
 
 	ASSERT_EQ(0, pipe2(fds, O_NONBLOCK));
 	f.rfd = fds[0];
 	f.wfd = fds[1];
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fds[0]);
 	ASSERT_EQ(0, pthread_create(&flooder, NULL, flood_pipe, &f));
-	while (now_ms() < end) {
-		fd = open(path, O_RDONLY | O_NONBLOCK);
-		ASSERT_LE(0, fd);
-		owner = fork();
-		ASSERT_LE(0, owner);
-		if (owner == 0)
-			_exit(subscribe(fd, SIG_RT, getpid()) ? 1 : 0);
-		ASSERT_EQ(owner, waitpid(owner, &status, 0));
-		ASSERT_EQ(0, WEXITSTATUS(status));
-		ASSERT_EQ(0, close(fd));
-		rounds++;
-	}
+	rounds = teardown_rounds(_metadata, path, 10000);
 	f.stop = 1;
 	pthread_join(flooder, NULL);
 	close(fds[0]);

@@ -63,22 +63,34 @@ int sigmouse_node_wait(const char *name_part, int timeout_ms,
 	}
 }
 
-int sigmouse_node_of_input(const char *input_syspath, char *path, size_t len)
+/* The first entry of syspath named prefix*, as a node in dev_dir. */
+static int node_of_input(const char *syspath, const char *prefix,
+			 const char *dev_dir, char *path, size_t len)
 {
-	DIR *dir = opendir(input_syspath);
+	DIR *dir = opendir(syspath);
 	struct dirent *d;
 	int ret = -1;
 
 	if (!dir)
 		return -1;
 	while (ret && (d = readdir(dir))) {
-		if (strncmp(d->d_name, "sigmouse", 8) == 0) {
-			snprintf(path, len, "/dev/%s", d->d_name);
+		if (strncmp(d->d_name, prefix, strlen(prefix)) == 0) {
+			snprintf(path, len, "%s/%s", dev_dir, d->d_name);
 			ret = 0;
 		}
 	}
 	closedir(dir);
 	return ret;
+}
+
+int sigmouse_node_of_input(const char *input_syspath, char *path, size_t len)
+{
+	return node_of_input(input_syspath, "sigmouse", "/dev", path, len);
+}
+
+int evdev_node_of_input(const char *input_syspath, char *path, size_t len)
+{
+	return node_of_input(input_syspath, "event", "/dev/input", path, len);
 }
 
 int sigmouse_node_info(int fd, struct sigmouse_info *info)

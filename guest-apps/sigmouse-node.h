@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Finding the /dev/sigmouseN node bound to an input device. */
+/* Finding the /dev/sigmouseN (and evdev) node bound to an input device. */
 #ifndef SIGMOUSE_NODE_H
 #define SIGMOUSE_NODE_H
 
@@ -15,6 +15,9 @@ int sigmouse_node_wait(const char *name_part, int timeout_ms,
 
 /* The node of the input device at sysfs path input_syspath. */
 int sigmouse_node_of_input(const char *input_syspath, char *path, size_t len);
+
+/* Its evdev node, /dev/input/eventN: the in-tree peer for benchmarks. */
+int evdev_node_of_input(const char *input_syspath, char *path, size_t len);
 
 int sigmouse_node_info(int fd, struct sigmouse_info *info);
 

@@ -21,12 +21,11 @@ aborts, so /dev/kvm alone proves nothing.)
 import os
 import re
 import select
-import socket
 import subprocess
 import sys
 import time
 
-from qmp import QMP, QMPError
+from qmp import QMP, QMPError, connect_unix
 from qmp_mouse import Mice
 
 # what syzbot would call a crash, as the kernel prints it
@@ -86,28 +85,21 @@ class Boot:
         self.exit_status = None  # what the guest's init said
         self.timed_out = False
 
-    def _connect(self, path):
-        deadline = time.monotonic() + 30
-        while True:
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            try:
-                s.connect(path)
-                return s
-            except OSError:
-                s.close()
-                if time.monotonic() > deadline or self.qemu.poll() is not None:
-                    raise QMPError(f"QEMU did not open {path}")
-                time.sleep(0.05)
-
     def start(self):
         self.log = open(os.path.join(self.workdir, "console.log"), "w")
         self.channel_log = open(os.path.join(self.workdir, "channel.log"), "w")
-        self.qemu = subprocess.Popen(self.command, stdin=subprocess.DEVNULL,
-                                     stdout=self.log, stderr=subprocess.STDOUT)
+        # QEMU's own messages apart: console.log is written here, line by line
+        with open(os.path.join(self.workdir, "qemu.log"), "w") as qemu_log:
+            self.qemu = subprocess.Popen(self.command, stdin=subprocess.DEVNULL,
+                                         stdout=qemu_log, stderr=subprocess.STDOUT)
         self.qmp = QMP(self.sockets["qmp"])
         self.mice = Mice(self.qmp)
-        self.console = self._connect(self.sockets["console"])
-        self.channel = self._connect(self.sockets["channel"])
+
+        def alive():
+            return self.qemu.poll() is None
+
+        self.console = connect_unix(self.sockets["console"], alive=alive)
+        self.channel = connect_unix(self.sockets["channel"], alive=alive)
         self.qmp.execute("cont")
         self.started = time.monotonic()
 

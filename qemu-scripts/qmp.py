@@ -9,20 +9,26 @@ class QMPError(Exception):
     pass
 
 
+def connect_unix(path, timeout=30.0, alive=lambda: True):
+    """Connect to a socket QEMU listens on, retrying until it does, the
+    timeout passes, or alive() says QEMU is gone."""
+    deadline = time.monotonic() + timeout
+    while True:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.connect(path)
+            return sock
+        except OSError:
+            sock.close()
+            if time.monotonic() > deadline or not alive():
+                raise QMPError(f"QEMU did not open {path}")
+            time.sleep(0.05)
+
+
 class QMP:
     def __init__(self, path, timeout=30.0):
         """Connect to QEMU's QMP socket at path, retrying until QEMU listens."""
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                self.sock.connect(path)
-                break
-            except OSError:
-                self.sock.close()
-                if time.monotonic() > deadline:
-                    raise QMPError(f"no QMP socket at {path}")
-                time.sleep(0.05)
+        self.sock = connect_unix(path, timeout)
         self.sock.settimeout(timeout)
         self.file = self.sock.makefile("rwb", buffering=0)
         self.events = []

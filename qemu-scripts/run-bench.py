@@ -24,8 +24,6 @@ import time
 
 from guest import DESIGNS, Boot, choose_accel
 
-LOCK_HELPERS = ("_raw_read_lock", "_raw_read_unlock", "queued_read_lock_slowpath")
-KILL_FASYNC = ("kill_fasync", "kill_fasync_rcu", "kill_fasync_rwlock", "kill_fasync_rcu_global")
 
 
 def parse(line):
@@ -53,6 +51,9 @@ class Design:
         self.errors = []
         self.section = None
 
+    def profiled_pipe_runs(self):
+        return [r for r in self.pipe if "profile" in r]
+
     def feed(self, line):
         if not line or line.startswith("#"):
             return
@@ -60,7 +61,7 @@ class Design:
         if word == "pipe-load":
             self.pipe.append(dict(fields))
         elif word == "kprofile" and self.pipe:
-            self.pipe[-1].update(fields)
+            self.pipe[-1]["profile"] = fields
         elif word == "calls":
             # the counting pass's pipe-load line came just before
             counted = self.pipe.pop()
@@ -104,9 +105,12 @@ def fmt(triple, digits=0, unit=""):
 
 
 def pipe_metrics(run):
-    total = run.get("total") or 1
-    own = sum(run.get(s, 0) for s in KILL_FASYNC)
-    helpers = sum(run.get(s, 0) for s in LOCK_HELPERS)
+    """Ticks per function as bench.sh asked kprofile for them: kill_fasync*
+    is kill_fasync()'s own, the rest the lock functions it may call."""
+    ticks = dict(run["profile"])
+    total = ticks.pop("total") or 1
+    own = sum(n for name, n in ticks.items() if name.startswith("kill_fasync"))
+    helpers = sum(ticks.values()) - own
     return {"writes_per_s": run["writes_per_s"], "ticks": total,
             "kf_ticks": own, "helper_ticks": helpers,
             "kf_share": 100.0 * own / total, "kf_lock_share": 100.0 * (own + helpers) / total}
@@ -123,7 +127,7 @@ def summarize(designs, out):
            "| --- | --- | --- | --- | --- | --- | --- |"]
     shares, per_call = {}, {}
     for d in designs:
-        profiled = [r for r in d.pipe if "total" in r]
+        profiled = d.profiled_pipe_runs()
         runs = [pipe_metrics(r) for r in profiled]
         per_write = d.calls / d.calls_writes if d.calls and d.calls_writes else None
         # ns per call: kill_fasync's share of all CPU time over the calls made in it
@@ -220,7 +224,7 @@ def plot(designs, out):
     data = os.path.join(out, "plot-kill-fasync.dat")
     with open(data, "w") as f:
         for d in designs:
-            runs = [pipe_metrics(r) for r in d.pipe if "total" in r]
+            runs = [pipe_metrics(r) for r in d.profiled_pipe_runs()]
             mid, lo, hi = median_spread([r["kf_lock_share"] for r in runs])
             f.write(f'"{d.name}" {mid or 0} {lo or 0} {hi or 0}\n')
     fan = os.path.join(out, "plot-fanout.dat")
