@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -501,6 +502,75 @@ TEST_F(node, write_and_seek_refused)
 	close(fd);
 }
 
+/*
+ * The frame being assembled starts afresh at the first open after the
+ * last close: no motion carried over, the buttons as the device has
+ * them now, whatever changed while no one had the node open.
+ */
+TEST_F(node, frame_state_after_reopen)
+{
+	struct sigmouse_packet p;
+	int pressed;
+
+	ASSERT_EQ(0, mouse_source_button(&self->src, 1));
+	ASSERT_EQ((ssize_t)sizeof(p), read(self->fd, &p, sizeof(p)));
+	EXPECT_EQ(1u, p.buttons);
+
+	/* released, then pressed again, each while the node is closed */
+	for (pressed = 0; pressed <= 1; pressed++) {
+		ASSERT_EQ(0, close(self->fd));
+		ASSERT_EQ(0, mouse_source_button(&self->src, pressed));
+		self->fd = open(self->src.node, O_RDONLY | O_NONBLOCK);
+		ASSERT_LE(0, self->fd);
+
+		ASSERT_EQ(0, mouse_source_move(&self->src, 1, 0, 1));
+		ASSERT_EQ((ssize_t)sizeof(p), read(self->fd, &p, sizeof(p)));
+		EXPECT_EQ((unsigned int)pressed, p.buttons);
+		EXPECT_EQ(1, p.dx);
+		EXPECT_EQ(0, p.dy);
+	}
+}
+
+/*
+ * A 32-bit process on the same node: the UAPI structs through the compat
+ * ioctl, 32-bit reads and 32-bit siginfo (guest-apps/sigmouse-compat32.c).
+ */
+TEST_F(node, compat_32bit_reader)
+{
+	enum { PACKETS = 10 };
+	char out[512] = "", count[16];
+	int pipefd[2], status;
+	size_t len = 0;
+	ssize_t n;
+	pid_t child;
+
+	snprintf(count, sizeof(count), "%d", PACKETS);
+	ASSERT_EQ(0, pipe(pipefd));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		dup2(pipefd[1], STDOUT_FILENO);
+		dup2(pipefd[1], STDERR_FILENO);
+		execl("/bin/sigmouse-compat32", "sigmouse-compat32",
+		      self->src.node, count, "2", "-1", (char *)NULL);
+		printf("exec /bin/sigmouse-compat32: %s\n", strerror(errno));
+		_exit(127);
+	}
+	close(pipefd[1]);
+	while (!strchr(out, '\n') &&
+	       (n = read(pipefd[0], out + len, sizeof(out) - 1 - len)) > 0)
+		len += n;
+	ASSERT_EQ(0, strncmp(out, "ready\n", 6)) TH_LOG("32-bit reader: %s", out);
+
+	ASSERT_EQ(0, mouse_source_move(&self->src, 2, -1, PACKETS));
+	while ((n = read(pipefd[0], out + len, sizeof(out) - 1 - len)) > 0)
+		len += n;
+	close(pipefd[0]);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("32-bit reader: %s", out + 6);
+}
+
 /* a full ring drops the oldest, counts them and flags the next packet */
 TEST_F(node, ring_overflow_flags_drops)
 {
@@ -639,6 +709,121 @@ TEST_F(node, setown_ex_thread)
 	pthread_join(thread, NULL);
 	EXPECT_EQ(10, tw.got);
 	EXPECT_FALSE(pending_signal(SIG_RT));
+}
+
+struct exclusive_waiter {
+	int fd;
+	pid_t tid;
+	int wakeups;
+	int hangup;
+};
+
+/* epoll the node with EPOLLEXCLUSIVE, draining it at every wake-up */
+static void *wait_exclusive(void *arg)
+{
+	struct exclusive_waiter *w = arg;
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLEXCLUSIVE };
+	struct sigmouse_packet p[8];
+	int ep = epoll_create1(0);
+
+	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, w->fd, &ev))
+		goto out;
+	__atomic_store_n(&w->tid, syscall(SYS_gettid), __ATOMIC_RELEASE);
+	while (epoll_wait(ep, &ev, 1, DELIVERY_MS) == 1) {
+		if (ev.events & (EPOLLHUP | EPOLLERR)) {
+			w->hangup = 1;
+			break;
+		}
+		while (read(w->fd, p, sizeof(p)) > 0)
+			;
+		__atomic_add_fetch(&w->wakeups, 1, __ATOMIC_RELEASE);
+	}
+out:
+	if (ep >= 0)
+		close(ep);
+	__atomic_store_n(&w->tid, -1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* whether thread tid of this process is asleep ('S' in its stat) */
+static int thread_asleep(pid_t tid)
+{
+	char path[64], stat[256] = "", *end;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(stat, sizeof(stat), f))
+		stat[0] = '\0';
+	fclose(f);
+	end = strrchr(stat, ')');
+	return end && end[1] == ' ' && end[2] == 'S';
+}
+
+/* wait until the waiter has handled wakeups wake-ups and sleeps again */
+static int exclusive_waiter_asleep(struct exclusive_waiter *w, int wakeups)
+{
+	int64_t deadline = now_ms() + DELIVERY_MS;
+	pid_t tid;
+
+	while (now_ms() < deadline) {
+		tid = __atomic_load_n(&w->tid, __ATOMIC_ACQUIRE);
+		if (tid < 0)
+			return 0;
+		if (tid > 0 && __atomic_load_n(&w->wakeups, __ATOMIC_ACQUIRE) == wakeups &&
+		    thread_asleep(tid))
+			return 1;
+		usleep(1000);
+	}
+	return 0;
+}
+
+/*
+ * An EPOLLEXCLUSIVE waiter asleep on the node ends an exclusive wake-up
+ * when it is woken. A subscriber that came later must still get every
+ * packet's signal and the hangup's: SIGIO is not a waiter to be chosen
+ * among, in either notify mode.
+ */
+TEST_F(node, epoll_exclusive_waiter_keeps_signals)
+{
+	enum { PACKETS = 20 };
+	struct exclusive_waiter w = { .fd = self->fd };
+	struct timespec tick = { 0, 500 * 1000 * 1000 };
+	int sub, i, signals = 0;
+	pthread_t thread;
+	sigset_t set;
+	siginfo_t si;
+
+	ASSERT_EQ(0, pthread_create(&thread, NULL, wait_exclusive, &w));
+	ASSERT_TRUE(exclusive_waiter_asleep(&w, 0));
+	sub = open(self->src.node, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, sub);
+	ASSERT_EQ(0, subscribe(sub, SIG_RT, getpid()));
+
+	sigemptyset(&set);
+	sigaddset(&set, SIG_RT);
+	for (i = 0; i < PACKETS; i++) {
+		ASSERT_TRUE(exclusive_waiter_asleep(&w, i)) TH_LOG("packet %d", i);
+		ASSERT_EQ(0, mouse_source_move(&self->src, 1, 0, 1));
+		if (sigtimedwait(&set, &si, &tick) != SIG_RT)
+			continue;
+		signals++;
+		EXPECT_EQ(sub, si.si_fd);
+		EXPECT_EQ(POLL_IN, si.si_code);
+		EXPECT_EQ(BAND_IN, si.si_band);
+	}
+	EXPECT_EQ(PACKETS, signals);
+
+	ASSERT_TRUE(exclusive_waiter_asleep(&w, PACKETS));
+	ASSERT_EQ(0, mouse_source_unplug(&self->src));
+	ASSERT_EQ(SIG_RT, sigtimedwait(&set, &si, &tick)) TH_LOG("no hangup signal");
+	EXPECT_EQ(sub, si.si_fd);
+	EXPECT_EQ(POLL_HUP, si.si_code);
+	pthread_join(thread, NULL);
+	EXPECT_EQ(1, w.hangup);
+	close(sub);
 }
 
 struct churn {
