@@ -571,6 +571,56 @@ TEST_F(node, compat_32bit_reader)
 		TH_LOG("32-bit reader: %s", out + 6);
 }
 
+struct faulting_reader {
+	int fd;
+	volatile int stop;
+	long faults;
+};
+
+/* read the node into an unmapped buffer, over and over */
+static void *read_into_nothing(void *arg)
+{
+	struct faulting_reader *r = arg;
+	struct sigmouse_packet *p = unmapped;
+
+	while (!r->stop)
+		if (read(r->fd, p, sizeof(*p)) < 0 && errno == EFAULT)
+			r->faults++;
+	return NULL;
+}
+
+/*
+ * A packet put back after EFAULT is still read in order: another
+ * thread reading the same file never gets the packets behind it first.
+ */
+TEST_F_TIMEOUT(node, efault_put_back_keeps_order, 120)
+{
+	enum { BATCHES = 100 };
+	struct faulting_reader r = { .fd = self->fd };
+	struct delivery d = { 0 };
+	int64_t deadline;
+	pthread_t thread;
+	int i;
+
+	ASSERT_EQ(0, pthread_create(&thread, NULL, read_into_nothing, &r));
+	for (i = 0; i < BATCHES; i++) {
+		ASSERT_EQ(0, mouse_source_move(&self->src, 1, 0, BATCH));
+		read_packets(self->fd, &d);
+	}
+	/* the faulting thread may hold the last packet for a moment */
+	deadline = now_ms() + DELIVERY_MS;
+	while (d.packets < BATCHES * BATCH && now_ms() < deadline)
+		read_packets(self->fd, &d);
+	r.stop = 1;
+	pthread_join(thread, NULL);
+
+	EXPECT_LT(0, r.faults);
+	EXPECT_EQ(BATCHES * BATCH, d.packets);
+	EXPECT_EQ(1u, d.first_seq);
+	EXPECT_EQ(0, d.seq_gaps);
+	EXPECT_EQ(0, d.drop_flags);
+}
+
 /* a full ring drops the oldest, counts them and flags the next packet */
 TEST_F(node, ring_overflow_flags_drops)
 {
