@@ -17,6 +17,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/build_bug.h>
 #include <linux/cdev.h>
 #include <linux/device.h>
 #include <linux/fs.h>
@@ -33,6 +34,14 @@
 #include <linux/sigmouse.h>
 
 #define SIGMOUSE_MINORS		32
+/* packets a client's ring holds; user space learns it from SIGMOUSE_IOC_INFO */
+#define SIGMOUSE_RING_SIZE	64
+
+/* the UAPI promises one layout for 32-bit and 64-bit callers */
+static_assert(sizeof(struct sigmouse_packet) == 40);
+static_assert(offsetof(struct sigmouse_packet, dx) == 16);
+static_assert(sizeof(struct sigmouse_info) == 120);
+static_assert(offsetof(struct sigmouse_info, packets) == 96);
 
 /* buttons as SIGMOUSE_PACKET buttons bits, mousedev's numbering */
 #define SIGMOUSE_BUTTON_LEFT	0

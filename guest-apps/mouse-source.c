@@ -69,7 +69,7 @@ void mouse_source_close(struct mouse_source *src)
 
 static void drain(int fd)
 {
-	struct sigmouse_packet packets[SIGMOUSE_RING_SIZE];
+	struct sigmouse_packet packets[16];
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
 	while (poll(&pfd, 1, SYNC_WAIT_MS) > 0 && (pfd.revents & POLLIN))

@@ -5,15 +5,17 @@
  * Every /dev/sigmouseN node reads as a stream of struct sigmouse_packet
  * records, one per input frame (SYN_REPORT) of the mouse or tablet it
  * is bound to. All open files of a node share one fasync list.
+ *
+ * Every struct here has the same layout for 32-bit and 64-bit callers:
+ * __u64 fields sit on 8-byte offsets, with explicit padding, so the
+ * ioctl numbers that encode their sizes agree and no compat code is
+ * needed.
  */
 #ifndef _UAPI_LINUX_SIGMOUSE_H
 #define _UAPI_LINUX_SIGMOUSE_H
 
 #include <linux/ioctl.h>
 #include <linux/types.h>
-
-/* Packets a client's ring holds before the oldest are dropped */
-#define SIGMOUSE_RING_SIZE	64
 
 /* struct sigmouse_packet.flags */
 #define SIGMOUSE_PACKET_DROPPED	0x1U /* @dropped packets lost before this one */
@@ -31,6 +33,7 @@
  *	BTN_TOUCH reads as left
  * @flags: SIGMOUSE_PACKET_*
  * @dropped: packets this client lost to a full ring just before this one
+ *	(how many the ring holds: struct sigmouse_info.ring_size)
  */
 struct sigmouse_packet {
 	__u64 seq;
@@ -56,9 +59,11 @@ struct sigmouse_packet {
  * @version: input_id of the input device
  * @flags: SIGMOUSE_INFO_*
  * @packet_size: sizeof(struct sigmouse_packet) as the kernel sees it
- * @ring_size: SIGMOUSE_RING_SIZE
+ * @ring_size: packets an open file's ring holds before the oldest is
+ *	dropped
  * @opens: open files of this node
- * @subscribers: entries on the node's fasync list
+ * @subscribers: open files subscribed to SIGIO (O_ASYNC)
+ * @padding: always 0
  * @packets: frames completed since the device was bound
  * @kill_fasync_calls: kill_fasync() calls made for this node (none with
  *	SIGMOUSE_INFO_WAITQUEUE, where keyed wake-ups signal subscribers)
@@ -75,6 +80,7 @@ struct sigmouse_info {
 	__u32 ring_size;
 	__u32 opens;
 	__u32 subscribers;
+	__u32 padding;
 	__u64 packets;
 	__u64 kill_fasync_calls;
 	__u64 drops;
