@@ -58,17 +58,25 @@ struct sigmouse {
 	struct fasync_struct *fasync;
 	struct list_head client_list;
 	spinlock_t client_lock; /* protects client_list */
-	struct mutex mutex; /* protects open and exist */
+	/*
+	 * Protects open, and exist against opens and ioctls; read and poll
+	 * test exist without it (READ_ONCE), for a wake-up to -ENODEV.
+	 */
+	struct mutex mutex;
 	struct device dev;
 	struct cdev cdev;
 	bool exist;
 
 	/*
-	 * The frame being assembled. Only the event handler touches it,
-	 * and the input core serializes that under the device's event_lock.
+	 * The frame being assembled, and where an absolute device was.
+	 * The event handler uses them, serialized by the input device's
+	 * event_lock; the first open after the last close starts them
+	 * afresh under the same lock (sigmouse_start_frame()), and until
+	 * then, primed is false and the handler ignores events.
 	 */
 	struct sigmouse_packet frame;
 	bool frame_dirty;
+	bool primed;
 	int abs_x;
 	int abs_y;
 
@@ -82,6 +90,11 @@ struct sigmouse {
 struct sigmouse_client {
 	struct sigmouse *sigmouse;
 	struct list_head node;
+	/*
+	 * Serializes readers of this open file, so that a packet put back
+	 * after a failed copy is read before any packet that followed it.
+	 */
+	struct mutex read_mutex;
 	spinlock_t buffer_lock; /* protects head, tail, dropped and buffer */
 	/* free-running; the packet at index i is buffer[i % SIGMOUSE_RING_SIZE] */
 	unsigned int head;
@@ -210,7 +223,7 @@ static void sigmouse_rel_event(struct sigmouse *sigmouse,
 
 /*
  * Absolute devices report motion as the change of position, in device
- * units; the first position is taken when the device is opened.
+ * units, from the position sigmouse_start_frame() took.
  */
 static void sigmouse_abs_event(struct sigmouse *sigmouse,
 			       unsigned int code, int value)
@@ -269,6 +282,9 @@ static void sigmouse_events(struct input_handle *handle,
 {
 	struct sigmouse *sigmouse = handle->private;
 	const struct input_value *v;
+
+	if (!sigmouse->primed)
+		return;
 
 	for (v = vals; v != vals + count; v++) {
 		switch (v->type) {
@@ -336,9 +352,51 @@ static void sigmouse_detach_client(struct sigmouse *sigmouse,
 	synchronize_rcu();
 }
 
+/*
+ * Start the frame from the device's state as the input core knows it:
+ * no motion, the buttons that are down, the absolute position. Under
+ * event_lock, which the input core holds while it updates that state
+ * and calls the handler, so no event falls between the two: events the
+ * handler ignored before this are in the state, later ones reach it.
+ */
+static void sigmouse_start_frame(struct sigmouse *sigmouse)
+{
+	static const unsigned int button_codes[] = {
+		[SIGMOUSE_BUTTON_LEFT]	= BTN_LEFT,
+		[SIGMOUSE_BUTTON_RIGHT]	= BTN_RIGHT,
+		[SIGMOUSE_BUTTON_MIDDLE] = BTN_MIDDLE,
+		[SIGMOUSE_BUTTON_SIDE]	= BTN_SIDE,
+		[SIGMOUSE_BUTTON_EXTRA]	= BTN_EXTRA,
+	};
+	struct input_dev *dev = sigmouse->handle.dev;
+	struct sigmouse_packet *frame = &sigmouse->frame;
+	unsigned int button;
+
+	spin_lock_irq(&dev->event_lock);
+
+	frame->dx = 0;
+	frame->dy = 0;
+	frame->wheel = 0;
+	frame->flags = 0;
+	frame->buttons = 0;
+	for (button = 0; button < ARRAY_SIZE(button_codes); button++)
+		if (test_bit(button_codes[button], dev->key))
+			frame->buttons |= BIT(button);
+	/* touchscreens press with BTN_TOUCH, which reads as left */
+	if (test_bit(BTN_TOUCH, dev->key))
+		frame->buttons |= BIT(SIGMOUSE_BUTTON_LEFT);
+	if (test_bit(EV_ABS, dev->evbit)) {
+		sigmouse->abs_x = input_abs_get_val(dev, ABS_X);
+		sigmouse->abs_y = input_abs_get_val(dev, ABS_Y);
+	}
+	sigmouse->frame_dirty = false;
+	sigmouse->primed = true;
+
+	spin_unlock_irq(&dev->event_lock);
+}
+
 static int sigmouse_open_device(struct sigmouse *sigmouse)
 {
-	struct input_dev *dev = sigmouse->handle.dev;
 	int retval;
 
 	retval = mutex_lock_interruptible(&sigmouse->mutex);
@@ -348,14 +406,16 @@ static int sigmouse_open_device(struct sigmouse *sigmouse)
 	if (!sigmouse->exist) {
 		retval = -ENODEV;
 	} else if (!sigmouse->open++) {
-		/* no events reach the handler until input_open_device() */
-		if (test_bit(EV_ABS, dev->evbit)) {
-			sigmouse->abs_x = input_abs_get_val(dev, ABS_X);
-			sigmouse->abs_y = input_abs_get_val(dev, ABS_Y);
-		}
+		/*
+		 * The handler may see events from input_open_device() on,
+		 * before the frame is started: it ignores them until then.
+		 */
+		sigmouse->primed = false;
 		retval = input_open_device(&sigmouse->handle);
 		if (retval)
 			sigmouse->open--;
+		else
+			sigmouse_start_frame(sigmouse);
 	}
 
 	mutex_unlock(&sigmouse->mutex);
@@ -403,6 +463,7 @@ static int sigmouse_open(struct inode *inode, struct file *file)
 	if (!client)
 		return -ENOMEM;
 
+	mutex_init(&client->read_mutex);
 	spin_lock_init(&client->buffer_lock);
 	client->sigmouse = sigmouse;
 	sigmouse_attach_client(sigmouse, client);
@@ -446,8 +507,10 @@ static bool sigmouse_fetch_packet(struct sigmouse_client *client,
 
 /*
  * Put back a packet that could not be copied to user space, so a bad
- * buffer loses nothing. If the ring filled up in the meantime the
- * packet is counted as dropped, like any other the ring had no room for.
+ * buffer loses nothing. The caller holds read_mutex, so no other reader
+ * took a later packet meanwhile. If the ring filled up in the meantime
+ * the packet is counted as dropped, like any other the ring had no
+ * room for.
  */
 static void sigmouse_unfetch_packet(struct sigmouse_client *client,
 				    const struct sigmouse_packet *packet)
@@ -489,35 +552,40 @@ static ssize_t sigmouse_read(struct file *file, char __user *buffer,
 		return -EINVAL;
 
 	for (;;) {
-		if (!sigmouse->exist)
+		if (!READ_ONCE(sigmouse->exist))
 			return -ENODEV;
 
 		if (sigmouse_client_empty(client) &&
 		    (file->f_flags & O_NONBLOCK))
 			return -EAGAIN;
 
+		error = mutex_lock_interruptible(&client->read_mutex);
+		if (error)
+			return error;
 		while (read + sizeof(packet) <= count &&
 		       sigmouse_fetch_packet(client, &packet)) {
 			if (copy_to_user(buffer + read, &packet, sizeof(packet))) {
 				sigmouse_unfetch_packet(client, &packet);
-				return read ? read : -EFAULT;
+				error = -EFAULT;
+				break;
 			}
 			read += sizeof(packet);
 		}
+		mutex_unlock(&client->read_mutex);
 
 		if (read)
-			break;
+			return read;
+		if (error)
+			return error;
 
 		if (!(file->f_flags & O_NONBLOCK)) {
 			error = wait_event_interruptible(sigmouse->wait,
 							 !sigmouse_client_empty(client) ||
-							 !sigmouse->exist);
+							 !READ_ONCE(sigmouse->exist));
 			if (error)
 				return error;
 		}
 	}
-
-	return read;
 }
 
 static __poll_t sigmouse_poll(struct file *file, poll_table *wait)
@@ -528,7 +596,7 @@ static __poll_t sigmouse_poll(struct file *file, poll_table *wait)
 
 	poll_wait(file, &sigmouse->wait, wait);
 
-	if (!sigmouse->exist)
+	if (!READ_ONCE(sigmouse->exist))
 		mask |= EPOLLHUP | EPOLLERR;
 	if (!sigmouse_client_empty(client))
 		mask |= EPOLLIN | EPOLLRDNORM;
@@ -608,7 +676,7 @@ static const struct file_operations sigmouse_fops = {
 static void sigmouse_mark_dead(struct sigmouse *sigmouse)
 {
 	mutex_lock(&sigmouse->mutex);
-	sigmouse->exist = false;
+	WRITE_ONCE(sigmouse->exist, false);
 	mutex_unlock(&sigmouse->mutex);
 }
 
