@@ -6,7 +6,7 @@ BUILD := build
 PYTHON := python3
 SCRIPTS := qemu-scripts
 
-.PHONY: all deps kernel initramfs run test check bench bench-smoke clean
+.PHONY: all deps kernel initramfs run test check disasm bench bench-smoke clean
 
 all: initramfs
 
@@ -23,9 +23,10 @@ initramfs: kernel
 run: initramfs
 	@$(PYTHON) $(SCRIPTS)/run.py --build $(BUILD)
 
-# everything: the checks, a seconds-long bench run to keep make bench
-# working, then the guest suite on the debug kernel under all four designs
-test: check initramfs bench-smoke
+# everything: the checks, the default path's disassembly against stock,
+# a seconds-long bench run to keep make bench working, then the guest
+# suite on the debug kernel under all four designs
+test: check disasm initramfs bench-smoke
 	@$(PYTHON) $(SCRIPTS)/run-tests.py --build $(BUILD)
 
 bench-smoke: initramfs
@@ -42,6 +43,12 @@ bench: deps
 
 check: kernel
 	@sh $(SCRIPTS)/check.sh
+
+# stock 6.1's kill_fasync() next to the patched one, non-debug config;
+# fails unless the empty-list path is stock apart from NOPs
+disasm: deps
+	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/build-kernel.sh fs/fcntl.o
+	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/disasm.sh
 
 clean:
 	rm -rf $(BUILD)

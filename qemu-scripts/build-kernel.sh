@@ -8,11 +8,10 @@
 # it touches. The config is tinyconfig plus Kconfig.snippet (for the
 # bench kernel, SIGMOUSE_KERNEL=bench, the snippet without its debug
 # section); any snippet line missing from the final .config fails the
-# build.
+# build. Arguments name other kbuild targets than bzImage.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-source_tarball=/usr/src/linux-source-6.1.tar.xz
 [ -r "$source_tarball" ] || die "$source_tarball missing: install linux-source-6.1"
 
 patch_files=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/patches/series")
@@ -61,6 +60,10 @@ $missing"
 	echo "$config_stamp" >"$kernel_tree/.sigmouse-config"
 fi
 
-say "building bzImage (make -j$(nproc))"
-kernel_make -j"$(nproc)" bzImage
-say "kernel ready: $bzimage"
+# kbuild targets to build, bzImage unless named (make disasm wants one object)
+[ $# -gt 0 ] || set -- bzImage
+targets=$*
+say "building $targets (make -j$(nproc))"
+# shellcheck disable=SC2086
+kernel_make -j"$(nproc)" $targets
+say "built $targets in $kernel_tree"

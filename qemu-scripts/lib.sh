@@ -14,6 +14,8 @@ bench) kernel_tree=$build/linux-bench ;;
 esac
 bzimage=$kernel_tree/arch/x86/boot/bzImage
 initramfs=$build/initramfs.cpio.gz
+# the kernel source everything starts from: Debian's linux-source-6.1
+source_tarball=/usr/src/linux-source-6.1.tar.xz
 
 say() {
 	printf '%s: %s\n' "${0##*/}" "$*" >&2
