@@ -25,7 +25,9 @@ if [ "$(cat "$kernel_tree/.sigmouse-patches" 2>/dev/null)" != "$patch_stamp" ]; 
 	for p in $patch_files; do
 		say "applying $p"
 		patch -d "$kernel_tree" -p1 --quiet --forward <"$top/patches/$p" ||
-			die "patches/$p does not apply"
+			die "patches/$p does not apply to Linux $(kernel_make -s kernelversion) \
+(linux-source-6.1 $(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null)); \
+the series was made against $(sed -n 's/^# Made against //p' "$top/patches/series"): port it"
 	done
 	echo "$patch_stamp" >"$kernel_tree/.sigmouse-patches"
 fi

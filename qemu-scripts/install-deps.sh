@@ -16,7 +16,8 @@ done
 [ -z "$missing" ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
-	die "missing packages; run: sudo apt-get install -y$missing"
+	die "missing packages; as root, run:
+apt-get update && apt-get install -y --no-install-recommends$missing"
 fi
 say "installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
