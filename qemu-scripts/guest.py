@@ -4,8 +4,8 @@
 The guest gets three lines to the host, all sockets this script reads:
   ttyS0   the kernel console, saved to console.log and checked for splats
   ttyS1   the guest channel: the guest programs' output, and their
-          "@@ <request>" lines, which this script answers ("@@ ok") after
-          driving QEMU's mice over QMP
+          "@@ <seq> <request>" lines, which this script answers
+          ("@@ <seq> ok") after driving QEMU's mice over QMP
   QMP     QEMU's monitor, for the mice and hot-unplug
 
 QEMU starts paused (-S) so that no byte of either line is lost before
@@ -28,12 +28,43 @@ import time
 from qmp import QMP, QMPError, connect_unix
 from qmp_mouse import Mice
 
-# what syzbot would call a crash, as the kernel prints it
-SPLAT = re.compile(
-    r"BUG:|WARNING:|Oops|Kernel panic|general protection fault|"
-    r"suspicious RCU usage|possible recursive locking|possible circular locking|"
-    r"inconsistent lock state|UBSAN:|kmemleak: \d+ new suspected memory leaks|"
-    r"INFO: task .* blocked|rcu: .*detected stall|Call Trace:")
+# the first line of what syzbot would call a crash, as the kernel prints it
+REPORT = re.compile(
+    r"BUG:|WARNING:|Oops|Kernel panic|general protection fault|kernel BUG at|"
+    r"invalid opcode|suspicious RCU usage|possible recursive locking|"
+    r"possible circular locking|inconsistent lock state|UBSAN:|"
+    r"kmemleak: \d+ new suspected memory leaks|INFO: task .* blocked|"
+    r"rcu: .*detected stall|detected expedited stalls")
+# a deliberate fault injection announces the backtrace it prints: no report
+INJECTION = re.compile(r"FAULT_INJECTION: forcing a failure")
+TRACE = re.compile(r"Call Trace:")
+REPORT_END = re.compile(r"---\[ end ")
+
+
+def kernel_reports(lines):
+    """The console's reports, each [header, line, ...].
+
+    A report runs from its header to the next header or its end marker,
+    and owns the first call trace in it; a call trace no header owns is
+    a report of its own. A fault injection's trace belongs to the
+    injection and is no report.
+    """
+    reports, current, traced = [], None, False
+    for line in lines:
+        if REPORT.search(line):
+            current, traced = [line], False
+            reports.append(current)
+        elif INJECTION.search(line):
+            current, traced = [line], False
+        elif TRACE.search(line) and (current is None or traced):
+            current, traced = [line], True
+            reports.append(current)
+        elif current is not None:
+            current.append(line)
+            traced = traced or bool(TRACE.search(line))
+            if REPORT_END.search(line):
+                current = None
+    return reports
 
 PROBE_TIMEOUT = 20
 
@@ -92,19 +123,24 @@ class Boot:
         with open(os.path.join(self.workdir, "qemu.log"), "w") as qemu_log:
             self.qemu = subprocess.Popen(self.command, stdin=subprocess.DEVNULL,
                                          stdout=qemu_log, stderr=subprocess.STDOUT)
-        self.qmp = QMP(self.sockets["qmp"])
-        self.mice = Mice(self.qmp)
+        self.qmp = None
+        try:
+            self.qmp = QMP(self.sockets["qmp"])
+            self.mice = Mice(self.qmp)
 
-        def alive():
-            return self.qemu.poll() is None
+            def alive():
+                return self.qemu.poll() is None
 
-        self.console = connect_unix(self.sockets["console"], alive=alive)
-        self.channel = connect_unix(self.sockets["channel"], alive=alive)
-        self.qmp.execute("cont")
+            self.console = connect_unix(self.sockets["console"], alive=alive)
+            self.channel = connect_unix(self.sockets["channel"], alive=alive)
+            self.qmp.execute("cont")
+        except BaseException:
+            self.stop()
+            raise
         self.started = time.monotonic()
 
-    def reply(self, text):
-        self.channel.sendall(f"@@ {text}\n".encode())
+    def reply(self, seq, text):
+        self.channel.sendall(f"@@ {seq} {text}\n".encode())
 
     def serve(self, on_line=None, on_request=None):
         """Read both lines until QEMU exits or the timeout passes.
@@ -112,6 +148,13 @@ class Boot:
         on_line(line) sees every channel line that is not a request;
         on_request(words) answers requests this class does not know.
         """
+        try:
+            self._serve(on_line, on_request)
+        finally:
+            # whatever happened, no QEMU is left behind
+            self.stop()
+
+    def _serve(self, on_line, on_request):
         buffers = {self.console: b"", self.channel: b""}
         open_socks = [self.console, self.channel]
         deadline = self.started + self.timeout
@@ -134,7 +177,6 @@ class Boot:
                         self._console_line(line)
                     else:
                         self._channel_line(line, on_line, on_request)
-        self.stop()
 
     def _console_line(self, line):
         self.console_lines.append(line)
@@ -152,45 +194,63 @@ class Boot:
                 on_line(line)
             return
         words = line[3:].split()
+        if words[:1] == ["exit"]:
+            self.exit_status = int(words[1]) if words[1:2] and words[1].isdigit() else -1
+            return
+        if not words or not words[0].isdigit():
+            return  # not a request: nothing to answer
+        seq, words = words[0], words[1:]
         try:
-            if words[:1] == ["exit"]:
-                self.exit_status = int(words[1])
-            elif words[:1] == ["mouse"] and words[2:3] == ["move"]:
+            if words[:1] == ["mouse"] and words[2:3] == ["move"]:
                 self.mice.move(words[1], int(words[3]), int(words[4]), int(words[5]))
-                self.reply("ok")
+                self.reply(seq, "ok")
             elif words[:1] == ["mouse"] and words[2:3] == ["button"]:
                 self.mice.button(words[1], words[3], int(words[4]))
-                self.reply("ok")
+                self.reply(seq, "ok")
             elif words[:1] == ["unplug"]:
                 self.mice.unplug(words[1])
-                self.reply("ok")
+                self.reply(seq, "ok")
             elif on_request:
-                self.reply(on_request(words))
+                self.reply(seq, on_request(words))
             else:
-                self.reply(f"error unknown request {' '.join(words)}")
-        except (QMPError, ValueError, IndexError) as e:
-            self.reply(f"error {e}")
+                self.reply(seq, f"error unknown request {' '.join(words)}")
+        except (QMPError, ValueError, IndexError, OSError) as e:
+            self.reply(seq, f"error {e}")
 
     def stop(self):
+        """Kill QEMU if it still runs and close everything; safe to repeat."""
         if self.qemu.poll() is None:
             self.qemu.kill()
         self.qemu.wait()
         for f in (self.log, self.channel_log):
             f.close()
-        self.qmp.close()
+        if self.qmp:
+            self.qmp.close()
 
-    def splats(self):
-        return [line for line in self.console_lines if SPLAT.search(line)]
+    def reports(self):
+        return kernel_reports(self.console_lines)
+
+
+def accel_key():
+    """What a KVM verdict depends on: this QEMU, this host kernel, /dev/kvm."""
+    qemu = subprocess.run(["qemu-system-x86_64", "--version"], capture_output=True,
+                          text=True, check=False).stdout.split("\n", 1)[0]
+    kvm = "usable" if os.access("/dev/kvm", os.R_OK | os.W_OK) else "absent"
+    return f"{qemu}; host {os.uname().release}; /dev/kvm {kvm}"
 
 
 def choose_accel(build, kernel, initrd):
-    """TCG, unless a probe boot under KVM reached /init; the verdict is kept."""
+    """TCG, unless a probe boot under KVM reached /init; the verdict is kept
+    with what it depends on and probed again when that changes."""
     verdict_file = os.path.join(build, "accel")
     forced = os.environ.get("SIGMOUSE_ACCEL")
     if forced:
         return forced
+    key = accel_key()
     if os.path.exists(verdict_file):
-        return open(verdict_file).read().strip()
+        verdict, _, kept_key = open(verdict_file).read().partition("\n")
+        if kept_key.strip() == key:
+            return verdict.strip()
     verdict = "tcg"
     if os.access("/dev/kvm", os.R_OK | os.W_OK):
         probe = Boot(os.path.join(build, "probe"), kernel, initrd, "probe",
@@ -205,7 +265,7 @@ def choose_accel(build, kernel, initrd):
         print(f"guest.py: KVM probe boot {'reached' if verdict == 'kvm' else 'did not reach'}"
               f" /init in {PROBE_TIMEOUT} s: using {verdict}", file=sys.stderr)
     with open(verdict_file, "w") as f:
-        f.write(verdict + "\n")
+        f.write(f"{verdict}\n{key}\n")
     return verdict
 
 

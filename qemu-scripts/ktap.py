@@ -12,12 +12,14 @@ class Tally:
         self.passed = []
         self.failed = []
         self.skipped = []
+        self.numbers = []
 
     def feed(self, line):
         if m := PLAN.match(line):
             self.planned = int(m.group(1))
         elif m := RESULT.match(line):
-            failed, name = m.group(1), m.group(3)
+            failed, number, name = m.group(1), int(m.group(2)), m.group(3)
+            self.numbers.append(number)
             if "# SKIP" in name:
                 self.skipped.append(name)
             elif failed:
@@ -31,3 +33,14 @@ class Tally:
     def missing(self):
         """Results the plan promised that never came (a crash or a hang)."""
         return max(0, (self.planned or 0) - self.count())
+
+    def irregular(self):
+        """Result numbers seen twice, or outside the plan."""
+        seen, odd = set(), []
+        for n in self.numbers:
+            if n in seen:
+                odd.append(f"result {n} came twice")
+            elif self.planned is None or not 1 <= n <= self.planned:
+                odd.append(f"result {n} is outside the plan 1..{self.planned}")
+            seen.add(n)
+        return odd

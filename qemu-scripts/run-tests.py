@@ -3,20 +3,40 @@
 in each, and judge it.
 
 The suite's KTAP comes over the guest channel; QEMU's mice are moved when
-the suite asks. A configuration fails on any failed or missing result,
-any kernel splat in the console, or a timeout, except where
-expected-failures.txt names the failure with its reason. The run ends
-with a table per configuration and the line "N passed, N failed,
-N skipped" over all of them.
+the suite asks. A configuration fails on any failed, missing, duplicate or
+skipped result, a plan other than the suite's size, a guest exit status
+other than the results imply, any kernel report in the console, or a
+timeout, except where expected-failures.txt names the failure with its
+reason. An expected failure that did not happen is a warning. The run
+ends with a table per configuration and the line "N passed, N failed,
+N skipped" over all of them: tests, with each problem that is not a
+test's result (a report, a timeout) counted as one failed test.
 """
 
 import argparse
 import os
+import re
 import sys
 
 from guest import DESIGNS as CONFIGS, Boot, choose_accel
 from ktap import Tally
-EXPECTED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "expected-failures.txt")
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXPECTED = os.path.join(HERE, "expected-failures.txt")
+SUITE = os.path.join(HERE, "..", "guest-apps", "sigio-test.c")
+# results that may be "# SKIP" in a run with the host runner: none
+ALLOWED_SKIPS = ()
+
+
+def suite_size():
+    """Tests in sigio-test.c: each fixture's tests times its variants."""
+    with open(SUITE) as f:
+        text = f.read()
+    tests, variants = {}, {}
+    for fixture in re.findall(r"^TEST_F(?:_TIMEOUT)?\((\w+),", text, re.M):
+        tests[fixture] = tests.get(fixture, 0) + 1
+    for fixture in re.findall(r"^FIXTURE_VARIANT_ADD\((\w+),", text, re.M):
+        variants[fixture] = variants.get(fixture, 0) + 1
+    return sum(n * variants.get(fixture, 1) for fixture, n in tests.items())
 
 
 def load_expected():
@@ -30,15 +50,21 @@ def load_expected():
     return expected
 
 
-def explain(problem, known):
-    """The reason problem is expected in this configuration, or None."""
-    for what, why in known:
-        kind, _, text = what.partition(": ")
-        if kind == "test" and problem == f"not ok: {text}":
-            return why
-        if kind == "splat" and problem.startswith("splat: ") and text in problem:
-            return why
-    return None
+def matches(what, problem, body):
+    """Whether an expected-failures entry names this problem.
+
+    "test: <name>" names a failed test; "splat: <header> + <text> + ..."
+    a report whose first line holds the header and whose lines hold each
+    text (the locks, say), so that another report with the same header is
+    not taken for it.
+    """
+    kind, _, text = what.partition(": ")
+    if kind == "test":
+        return problem == f"not ok: {text}"
+    if kind == "splat" and problem.startswith("splat: "):
+        header, *needed = (t.strip() for t in text.split(" + "))
+        return header in problem and all(any(n in line for line in body) for n in needed)
+    return False
 
 
 def run_config(name, append, args, kernel, initrd, accel):
@@ -51,20 +77,25 @@ def run_config(name, append, args, kernel, initrd, accel):
     boot.start()
     boot.serve(on_line=tally.feed)
 
-    problems = [f"not ok: {t}" for t in tally.failed]
+    # (problem, the report's lines for the reports)
+    problems = [(f"not ok: {t}", []) for t in tally.failed]
+    problems += [(f"skipped: {t}", []) for t in tally.skipped if t not in ALLOWED_SKIPS]
+    problems += [(odd, []) for odd in tally.irregular()]
     if boot.timed_out:
-        problems.append(f"timeout: the guest ran past {args.timeout} s")
+        problems.append((f"timeout: the guest ran past {args.timeout} s", []))
     if tally.planned is None:
-        problems.append("the suite printed no KTAP plan")
+        problems.append(("the suite printed no KTAP plan", []))
+    elif tally.planned != args.suite_size:
+        problems.append((f"the plan is 1..{tally.planned}, the suite has "
+                         f"{args.suite_size} tests", []))
     if tally.missing():
-        problems.append(f"{tally.missing()} planned results never came")
+        problems.append((f"{tally.missing()} planned results never came", []))
     if boot.exit_status is None and not boot.timed_out:
-        problems.append("the guest stopped before its init finished")
-    # one problem per report: its first line; a trace with no header is one too
-    headers = [line for line in boot.splats() if "Call Trace:" not in line]
-    if not headers and boot.splats():
-        headers = boot.splats()[:1]
-    problems += [f"splat: {line}" for line in headers]
+        problems.append(("the guest stopped before its init finished", []))
+    elif boot.exit_status is not None and (boot.exit_status == 0) != (not tally.failed):
+        problems.append((f"the suite exited {boot.exit_status} with "
+                         f"{len(tally.failed)} failed tests", []))
+    problems += [(f"splat: {report[0]}", report) for report in boot.reports()]
     return tally, problems
 
 
@@ -83,7 +114,7 @@ def check_bad_options(args, kernel, initrd, accel):
                 if not any(w in line for line in boot.console_lines)]
     if boot.exit_status != 0:
         problems.append("the guest did not reach /init")
-    problems += [f"splat: {line}" for line in boot.splats()[:1]]
+    problems += [f"splat: {report[0]}" for report in boot.reports()]
     return problems
 
 
@@ -95,6 +126,7 @@ def main():
     parser.add_argument("--timeout", type=int, default=900, help="seconds for one boot")
     parser.add_argument("--smp", type=int, default=2)
     args = parser.parse_args()
+    args.suite_size = suite_size()
 
     kernel = os.path.join(args.build, "linux/arch/x86/boot/bzImage")
     initrd = os.path.join(args.build, "initramfs.cpio.gz")
@@ -105,12 +137,22 @@ def main():
     for name in args.config or CONFIGS:
         tally, problems = run_config(name, CONFIGS[name], args, kernel, initrd, accel)
         known = expected.get(name, [])
-        verdicts = [(p, explain(p, known)) for p in problems]
-        xfail = [(p, why) for p, why in verdicts if why]
-        fresh = [p for p, why in verdicts if not why]
+        xfail, fresh, fired = [], [], set()
+        for problem, body in problems:
+            entry = next(((what, why) for what, why in known
+                          if matches(what, problem, body)), None)
+            if entry:
+                xfail.append((problem, entry[1]))
+                fired.add(entry[0])
+            else:
+                fresh.append(problem)
         unexpected += [f"{name}: {p}" for p in fresh]
         for p, why in xfail:
             print(f"# run-tests: {name}: expected failure: {p}\n#   why: {why}")
+        for what, _ in known:
+            if what not in fired:
+                print(f"# run-tests: {name}: warning: the expected failure did not happen "
+                      f"this run: {what}")
         passed += len(tally.passed)
         skipped += len(tally.skipped)
         rows.append((name, len(tally.passed), len(tally.failed), len(tally.skipped), len(xfail),
