@@ -8,7 +8,7 @@ export BUILD_DIR := $(abspath $(BUILD))
 PYTHON := python3
 SCRIPTS := qemu-scripts
 
-.PHONY: all deps kernel initramfs run test test-all check disasm bench bench-smoke clean
+.PHONY: all deps kernel initramfs run test test-all check disasm mutants bench bench-smoke clean
 
 all: initramfs
 
@@ -26,10 +26,15 @@ run: initramfs
 	@$(PYTHON) $(SCRIPTS)/run.py --build $(BUILD)
 
 # everything: the checks, the default path's disassembly against stock,
-# a seconds-long bench run to keep make bench working, then the guest
-# suite on the debug kernel under all four designs
-test: check disasm initramfs bench-smoke
+# a seconds-long bench run to keep make bench working, the mutants, then
+# the guest suite on the debug kernel under all four designs
+test: check disasm initramfs bench-smoke mutants
 	@$(PYTHON) $(SCRIPTS)/run-tests.py --build $(BUILD)
+
+# the suite must kill every mutant in mutants/: each built into the test
+# kernel's tree in turn, booted with its checks, judged and reverted
+mutants: initramfs
+	@$(PYTHON) $(SCRIPTS)/run-mutants.py --build $(BUILD)
 
 # every configuration on every kernel and sanitizer: today one debug
 # kernel, so the same as make test

@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""make mutants: the suite must kill every mutant in mutants/.
+
+A mutant is the kit's kernel with one deliberate, plausible bug: a patch
+against the kernel tree, headed by the claim it breaks ("Breaks:"), the
+configuration to boot ("Boot:", a name from guest.DESIGNS) and the
+suite's checks to run ("Checks:", test names, passed to sigio-test as
+SIGIO_TEST_ONLY on the command line). Each is applied to the test
+kernel's tree, built incrementally (only the touched file recompiles),
+booted, and judged killed when a check fails, the kernel reports a
+problem, or the boot times out; then it is reverted. At the end the
+kit's kernel is rebuilt as it was. Prints a table, mutant by mutant,
+and exits 1 if any survived.
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+
+from guest import DESIGNS, Boot, choose_accel
+from ktap import Tally
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MUTANTS = os.path.join(HERE, "..", "mutants")
+LIB = os.path.join(HERE, "lib.sh")
+
+
+def read_mutant(path):
+    fields = {}
+    with open(path) as f:
+        for line in f:
+            if not line.strip():
+                break
+            key, _, value = line.partition(": ")
+            fields[key.strip().lower()] = value.strip()
+    missing = {"breaks", "boot", "checks"} - fields.keys()
+    if missing or fields["boot"] not in DESIGNS:
+        sys.exit(f"run-mutants: {path}: needs Breaks:, Boot: (one of {', '.join(DESIGNS)}) "
+                 f"and Checks: before the diff")
+    return fields
+
+
+def patch(tree, path, reverse=False):
+    cmd = ["patch", "-d", tree, "-p1", "--quiet", "--forward", "-i", path]
+    subprocess.run(cmd + (["-R"] if reverse else []), check=True)
+
+
+def build(build_dir, log):
+    """The tree's bzImage, incrementally, with the kit's compiler settings
+    but without build-kernel.sh, whose driver sync would undo a mutant."""
+    with open(log, "a") as out:
+        subprocess.run(["sh", "-c", '. "$0" && kernel_make -j"$(nproc)" bzImage', LIB],
+                       check=True, stdout=out, stderr=subprocess.STDOUT,
+                       env=dict(os.environ, BUILD_DIR=os.path.abspath(build_dir)))
+
+
+def judge(name, fields, args, kernel, initrd, accel):
+    tally = Tally()
+    append = f"{DESIGNS[fields['boot']]} SIGIO_TEST_ONLY={fields['checks']}".strip()
+    boot = Boot(os.path.join(args.build, "mutants", name), kernel, initrd, "test",
+                append=append, smp=args.smp, accel=accel, timeout=args.timeout,
+                echo_channel=False)
+    boot.start()
+    boot.serve(on_line=tally.feed)
+    if tally.failed:
+        return tally.failed[0].split(" #")[0]
+    if boot.reports():
+        return f"kernel report: {boot.reports()[0][0].split('] ', 1)[-1]}"
+    if boot.timed_out:
+        return f"timeout after {args.timeout} s"
+    if not tally.count():
+        return "no result: the suite did not run"
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--build", default="build")
+    parser.add_argument("--timeout", type=int, default=300, help="seconds for one boot")
+    parser.add_argument("--smp", type=int, default=2)
+    parser.add_argument("mutant", nargs="*", help="names in mutants/ (default: all)")
+    args = parser.parse_args()
+
+    tree = os.path.join(args.build, "linux")
+    kernel = os.path.join(tree, "arch/x86/boot/bzImage")
+    initrd = os.path.join(args.build, "initramfs.cpio.gz")
+    log = os.path.join(args.build, "mutants", "build.log")
+    os.makedirs(os.path.dirname(log), exist_ok=True)
+    open(log, "w").close()
+    accel = choose_accel(args.build, kernel, initrd)
+
+    names = args.mutant or sorted(f[:-len(".patch")] for f in os.listdir(MUTANTS)
+                                  if f.endswith(".patch"))
+    rows = []
+    try:
+        for name in names:
+            path = os.path.join(MUTANTS, f"{name}.patch")
+            fields = read_mutant(path)
+            print(f"# run-mutants: {name}: {fields['breaks']}", flush=True)
+            patch(tree, path)
+            try:
+                build(args.build, log)
+                killed_by = judge(name, fields, args, kernel, initrd, accel)
+            finally:
+                patch(tree, path, reverse=True)
+            rows.append((name, fields["boot"], killed_by))
+    finally:
+        print("# run-mutants: rebuilding the kit's kernel", flush=True)
+        build(args.build, log)
+
+    print()
+    print("| mutant | boot | killed by |")
+    print("| --- | --- | --- |")
+    for name, boot, killed_by in rows:
+        print(f"| {name} | {boot} | {killed_by or 'SURVIVED'} |")
+    survivors = [name for name, _, killed_by in rows if not killed_by]
+    print(f"\nrun-mutants: {len(rows) - len(survivors)} of {len(rows)} mutants killed"
+          + (f"; survived: {', '.join(survivors)}" if survivors else ""))
+    return 1 if survivors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
