@@ -63,10 +63,11 @@ def judge(name, fields, args, kernel, initrd, accel):
                 echo_channel=False)
     boot.start()
     boot.serve(on_line=tally.feed)
+    reports = boot.reports()
     if tally.failed:
         return tally.failed[0].split(" #")[0]
-    if boot.reports():
-        return f"kernel report: {boot.reports()[0][0].split('] ', 1)[-1]}"
+    if reports:
+        return f"kernel report: {reports[0][0].split('] ', 1)[-1]}"
     if boot.timed_out:
         return f"timeout after {args.timeout} s"
     if not tally.count():
