@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "host-channel.h"
@@ -121,6 +122,34 @@ int mouse_source_button(struct mouse_source *src, int pressed)
 		return host_request(NULL, 0, "mouse %s button left %d",
 				    src->host_name, pressed);
 	return uinput_mouse_button(&src->uinput, BTN_LEFT, pressed) ? -1 : 0;
+}
+
+int mouse_source_position(struct mouse_source *src, int *x, int *y)
+{
+	struct input_absinfo abs_x, abs_y;
+	char syspath[128], evdev[64];
+	int fd, ret;
+
+	snprintf(syspath, sizeof(syspath), "/sys/class/sigmouse/%s/device",
+		 src->node + strlen("/dev/"));
+	if (evdev_node_of_input(syspath, evdev, sizeof(evdev)))
+		return -1;
+	fd = open(evdev, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	ret = ioctl(fd, EVIOCGABS(ABS_X), &abs_x) ||
+	      ioctl(fd, EVIOCGABS(ABS_Y), &abs_y) ? -1 : 0;
+	close(fd);
+	*x = abs_x.value;
+	*y = abs_y.value;
+	return ret;
+}
+
+int mouse_source_check_host_position(struct mouse_source *src, int x, int y,
+				     char *why, unsigned int why_len)
+{
+	return host_request(why, why_len, "mouse %s at %d %d",
+			    src->host_name, x, y);
 }
 
 int mouse_source_unplug(struct mouse_source *src)

@@ -48,6 +48,19 @@ int mouse_source_move(struct mouse_source *src, int dx, int dy, int count);
 /* left button pressed (1) or released (0) */
 int mouse_source_button(struct mouse_source *src, int pressed);
 
+/*
+ * An absolute source's position as the input core holds it (from the
+ * device's evdev node, EVIOCGABS); returns 0 or -1.
+ */
+int mouse_source_position(struct mouse_source *src, int *x, int *y);
+
+/*
+ * Ask the host whether QEMU's tablet is at (x, y), where its injected
+ * path ended; returns 0, or -1 with the host's answer in why.
+ */
+int mouse_source_check_host_position(struct mouse_source *src, int x, int y,
+				     char *why, unsigned int why_len);
+
 /* Make the source's device go away (uinput destroy, QEMU hot-unplug). */
 int mouse_source_unplug(struct mouse_source *src);
 

@@ -207,6 +207,9 @@ class Boot:
             elif words[:1] == ["mouse"] and words[2:3] == ["button"]:
                 self.mice.button(words[1], words[3], int(words[4]))
                 self.reply(seq, "ok")
+            elif words[:1] == ["mouse"] and words[2:3] == ["at"]:
+                self.mice.check_at(words[1], int(words[3]), int(words[4]))
+                self.reply(seq, "ok")
             elif words[:1] == ["unplug"]:
                 self.mice.unplug(words[1])
                 self.reply(seq, "ok")

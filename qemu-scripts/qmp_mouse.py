@@ -68,6 +68,14 @@ class Mice:
                 self._send([{"type": "rel", "data": {"axis": axis, "value": value}}
                             for axis, value in zip("xy", (dx, dy)) if value])
 
+    def check_at(self, mouse, x, y):
+        """Whether the guest's view of the tablet is where its path ended."""
+        if mouse != "virtio-tablet":
+            raise QMPError(f"{mouse} has no absolute position")
+        if self.tablet_pos != [x, y]:
+            raise QMPError(f"QEMU's tablet was moved to {tuple(self.tablet_pos)}, "
+                           f"the guest has it at {(x, y)}")
+
     def button(self, mouse, button, down):
         self.select(mouse)
         self._send([{"type": "btn", "data": {"button": button, "down": bool(down)}}])
