@@ -5,17 +5,24 @@
 # and patches/series applied; a stamp keyed on the patches' content
 # re-extracts it cleanly when a patch changes. driver/ is copied into
 # drivers/input/sigmouse/ file by file, so an edit rebuilds only what
-# it touches. The config is tinyconfig plus Kconfig.snippet (for the
-# bench kernel, SIGMOUSE_KERNEL=bench, the snippet without its debug
-# section); any snippet line missing from the final .config fails the
-# build. Arguments name other kbuild targets than bzImage.
+# it touches. The config is tinyconfig plus Kconfig.snippet: its common
+# part and its debug section for the test kernel, its common part and
+# its bench section for the bench kernel (SIGMOUSE_KERNEL=bench); any
+# snippet line missing from the final .config fails the
+# build. SIGMOUSE_KERNEL=stock builds the bench configuration from the
+# pristine tree, without the series and without the driver's option.
+# Arguments name other kbuild targets than bzImage.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 [ -r "$source_tarball" ] || die "$source_tarball missing: install linux-source-6.1"
 
 patch_files=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/patches/series")
-patch_stamp=$(cd "$top/patches" && content_hash series $patch_files)
+if [ "$flavour" = stock ]; then
+	patch_files= patch_stamp=pristine
+else
+	patch_stamp=$(cd "$top/patches" && content_hash series $patch_files)
+fi
 
 if [ "$(cat "$kernel_tree/.sigmouse-patches" 2>/dev/null)" != "$patch_stamp" ]; then
 	say "extracting $source_tarball"
@@ -24,7 +31,9 @@ if [ "$(cat "$kernel_tree/.sigmouse-patches" 2>/dev/null)" != "$patch_stamp" ]; 
 	tar -xJf "$source_tarball" -C "$kernel_tree" --strip-components=1
 	for p in $patch_files; do
 		say "applying $p"
-		patch -d "$kernel_tree" -p1 --quiet --forward <"$top/patches/$p" ||
+		# -l: 6.1.192 realigned ioctl-number.rst's table; bookworm's
+		# 6.1.176 (without the security suite) has the old spacing
+		patch -d "$kernel_tree" -p1 -l --quiet --forward <"$top/patches/$p" ||
 			die "patches/$p does not apply to Linux $(kernel_make -s kernelversion) \
 (linux-source-6.1 $(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null)); \
 the series was made against $(sed -n 's/^# Made against //p' "$top/patches/series"): port it"
@@ -32,18 +41,22 @@ the series was made against $(sed -n 's/^# Made against //p' "$top/patches/serie
 	echo "$patch_stamp" >"$kernel_tree/.sigmouse-patches"
 fi
 
-for f in "$top"/driver/*; do
-	[ -f "$f" ] && sync_file "$f" "$kernel_tree/drivers/input/sigmouse/${f##*/}"
-done
-sync_file "$top/driver/include/uapi/linux/sigmouse.h" \
-	"$kernel_tree/include/uapi/linux/sigmouse.h"
+if [ "$flavour" != stock ]; then
+	for f in "$top"/driver/*; do
+		[ -f "$f" ] && sync_file "$f" "$kernel_tree/drivers/input/sigmouse/${f##*/}"
+	done
+	sync_file "$top/driver/include/uapi/linux/sigmouse.h" \
+		"$kernel_tree/include/uapi/linux/sigmouse.h"
+fi
 
 snippet=$kernel_tree/.sigmouse-snippet
-if [ "$flavour" = bench ]; then
-	sed '/^# === debug kernel only/,$d' "$top/Kconfig.snippet" >"$snippet.new"
-else
-	cp "$top/Kconfig.snippet" "$snippet.new"
-fi
+case $flavour in
+test) sed '/^# === bench kernels only/,/^# === debug kernel only/{/^# === debug/!d}' \
+	"$top/Kconfig.snippet" >"$snippet.new" ;;
+bench) sed '/^# === debug kernel only/,$d' "$top/Kconfig.snippet" >"$snippet.new" ;;
+stock) sed -e '/^# === debug kernel only/,$d' -e '/^CONFIG_INPUT_SIGMOUSE=/d' \
+	"$top/Kconfig.snippet" >"$snippet.new" ;;
+esac
 mv "$snippet.new" "$snippet"
 config_stamp=$(content_hash "$snippet" "$kernel_tree/.sigmouse-patches")
 if [ "$(cat "$kernel_tree/.sigmouse-config" 2>/dev/null)" != "$config_stamp" ] ||

@@ -3,14 +3,16 @@
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
-# two kernels from one source: "test" (the debug kernel every suite shares)
-# and "bench" (the same without the debug options, whose cost would swamp
-# what the benchmarks measure)
+# three kernels from one source: "test" (the debug kernel every suite
+# shares), "bench" (the same without the debug options, whose cost would
+# swamp what the benchmarks measure) and "stock" (the bench configuration
+# on pristine 6.1: no patches, no sigmouse; the bench's control)
 flavour=${SIGMOUSE_KERNEL:-test}
 case $flavour in
 test) kernel_tree=$build/linux ;;
 bench) kernel_tree=$build/linux-bench ;;
-*) echo "SIGMOUSE_KERNEL must be test or bench, not $flavour" >&2; exit 1 ;;
+stock) kernel_tree=$build/linux-stock ;;
+*) echo "SIGMOUSE_KERNEL must be test, bench or stock, not $flavour" >&2; exit 1 ;;
 esac
 bzimage=$kernel_tree/arch/x86/boot/bzImage
 initramfs=$build/initramfs.cpio.gz
