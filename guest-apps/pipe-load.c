@@ -4,8 +4,16 @@
  * time through pipes, writer and reader on different CPUs, and nobody
  * asked for SIGIO: every pipe read and write still calls kill_fasync().
  *
+ * kill_fasync() calls are counted without touching the kernel: 6.1's
+ * pipe_write() and pipe_read() call it once on the way out and once more
+ * each time they sleep for room or data, so the calls are the writes,
+ * the reads and the processes' voluntary context switches (read from
+ * /proc after the processes are stopped). bench.sh checks this count
+ * against ftrace's once per boot.
+ *
  * usage: pipe-load PAIRS SECONDS
- * prints: pipe-load pairs=N seconds=S writes=W writes_per_s=R
+ * prints: pipe-load pairs=N seconds=S writes=W reads=R sleeps=Z calls=C
+ *         writes_per_s=X
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -26,6 +34,24 @@ static void pin(int cpu)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
+/* voluntary_ctxt_switches of a stopped process, or 0 */
+static long sleeps_of(pid_t pid)
+{
+	char path[64], line[128];
+	long n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -38,8 +64,8 @@ int main(int argc, char **argv)
 {
 	int pairs = argc > 1 ? atoi(argv[1]) : 2;
 	double seconds = argc > 2 ? atof(argv[2]) : 3, start;
-	volatile long *writes;
-	long total = 0;
+	volatile long *writes, *reads;
+	long total = 0, total_reads = 0, sleeps = 0;
 	pid_t *pids;
 	int i, n = 0;
 
@@ -47,11 +73,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: pipe-load PAIRS SECONDS\n");
 		return 2;
 	}
-	writes = mmap(NULL, pairs * sizeof(long), PROT_READ | PROT_WRITE,
+	writes = mmap(NULL, 2 * pairs * sizeof(long), PROT_READ | PROT_WRITE,
 		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	pids = calloc(2 * pairs, sizeof(*pids));
 	if (writes == MAP_FAILED || !pids)
 		return 1;
+	reads = writes + pairs;
 
 	start = now_s();
 	for (i = 0; i < pairs; i++) {
@@ -73,21 +100,30 @@ int main(int argc, char **argv)
 			pin(2 * i + 1);
 			close(fds[1]);
 			while (read(fds[0], &c, 1) == 1)
-				;
+				reads[i]++;
 			_exit(0);
 		}
 		close(fds[0]);
 		close(fds[1]);
 	}
 	usleep(seconds * 1e6);
-	for (i = 0; i < pairs; i++)
-		total += writes[i];
-	seconds = now_s() - start;
 	for (i = 0; i < n; i++)
+		kill(pids[i], SIGSTOP);
+	for (i = 0; i < n; i++)
+		waitpid(pids[i], NULL, WUNTRACED);
+	seconds = now_s() - start;
+	for (i = 0; i < pairs; i++) {
+		total += writes[i];
+		total_reads += reads[i];
+	}
+	for (i = 0; i < n; i++) {
+		sleeps += sleeps_of(pids[i]);
 		kill(pids[i], SIGKILL);
+	}
 	while (wait(NULL) > 0)
 		;
-	printf("pipe-load pairs=%d seconds=%.2f writes=%ld writes_per_s=%.0f\n",
-	       pairs, seconds, total, total / seconds);
+	printf("pipe-load pairs=%d seconds=%.2f writes=%ld reads=%ld sleeps=%ld "
+	       "calls=%ld writes_per_s=%.0f\n", pairs, seconds, total, total_reads,
+	       sleeps, total + total_reads + sleeps, total / seconds);
 	return 0;
 }
