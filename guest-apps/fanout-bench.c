@@ -152,6 +152,31 @@ static int subscribe(struct bench *b, int fd)
 	return fcntl(fd, F_SETFL, O_NONBLOCK | O_ASYNC);
 }
 
+/*
+ * The latency distribution of sorted samples in power-of-two buckets:
+ * "latency_hist us=LOW:COUNT,..." where LOW is a bucket's lower bound
+ * in microseconds (0 for below 1 us).
+ */
+static void print_histogram(const uint32_t *ns, long samples)
+{
+	long i = 0, count;
+	uint64_t low = 0, high = 1000;
+	const char *sep = "";
+
+	printf("latency_hist us=");
+	while (i < samples) {
+		for (count = 0; i < samples && ns[i] < high; i++)
+			count++;
+		if (count) {
+			printf("%s%llu:%ld", sep, (unsigned long long)(low / 1000), count);
+			sep = ",";
+		}
+		low = high;
+		high *= 2;
+	}
+	printf("\n");
+}
+
 int main(int argc, char **argv)
 {
 	static struct bench b;
@@ -250,5 +275,6 @@ int main(int argc, char **argv)
 	       b.samples ? b.latency_ns[b.samples * 99 / 100] / 1e3 : 0,
 	       b.samples ? b.latency_ns[b.samples - 1] / 1e3 : 0,
 	       b.toggles / elapsed);
+	print_histogram(b.latency_ns, b.samples);
 	return 0;
 }
