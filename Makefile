@@ -41,14 +41,17 @@ mutants: initramfs
 test-all: test
 
 bench-smoke: initramfs
+	@SIGMOUSE_KERNEL=stock sh $(SCRIPTS)/build-kernel.sh
 	@$(PYTHON) $(SCRIPTS)/run-bench.py --build $(BUILD) --smoke \
 		--kernel $(BUILD)/linux/arch/x86/boot/bzImage >$(BUILD)/bench-smoke.log || \
 		{ tail -20 $(BUILD)/bench-smoke.log; exit 1; }
 	@echo "bench smoke: ok ($(BUILD)/bench-smoke.log)"
 
-# the benchmarks, on a kernel without the debug options; SMP=N vCPUs
+# the benchmarks, on a kernel without the debug options and on stock 6.1
+# with the same configuration (the control); SMP=N vCPUs
 bench: deps
 	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/build-kernel.sh
+	@SIGMOUSE_KERNEL=stock sh $(SCRIPTS)/build-kernel.sh
 	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/build-initramfs.sh
 	@$(PYTHON) $(SCRIPTS)/run-bench.py --build $(BUILD) $(if $(SMP),--smp $(SMP))
 

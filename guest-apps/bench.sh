@@ -1,60 +1,81 @@
 #!/bin/sh
-# The guest half of make bench: each workload $runs times, one result
-# line each, read by qemu-scripts/run-bench.py. Settings come from the
-# kernel command line: sigmouse_bench_runs, _seconds, _pipe_seconds,
+# The guest half of make bench: the sections named on the kernel command
+# line, one result line each, read by qemu-scripts/run-bench.py.
+# Settings: sigmouse_bench_sections (pipe,calls,anchor,fanout,peer),
+# _runs (pipe-load runs), _pipe_seconds, _seconds (fan-out runs),
 # _subscribers.
-runs=${sigmouse_bench_runs:-3}
+runs=${sigmouse_bench_runs:-2}
 seconds=${sigmouse_bench_seconds:-2}
-# long enough for some hundred profile ticks in kill_fasync()
-pipe_seconds=${sigmouse_bench_pipe_seconds:-6}
+pipe_seconds=${sigmouse_bench_pipe_seconds:-4}
 subscribers=$(echo "${sigmouse_bench_subscribers:-1,4,16,64}" | tr , ' ')
+sections=$(echo "${sigmouse_bench_sections:-pipe,calls,fanout,peer}" | tr , ' ')
 pairs=$(nproc)
-# kill_fasync() and what it may call out of line: the 2.6.0 design's
-# rwlock fast path (_raw_read_lock; read_unlock is inline here) and slow
-# path; 2003's locks were inline, so readprofile counted them as
-# kill_fasync's, and so does run-bench.py
-symbols="kill_fasync kill_fasync_rcu kill_fasync_rwlock kill_fasync_rcu_global
-_raw_read_lock _raw_read_unlock queued_read_lock_slowpath"
+tracing=/sys/kernel/tracing
 
-repeat() {
+# kill_fasync() and the lock functions it calls out of line: the 2.6.0
+# design's read_lock() (its unlock is an inline locked add) and slow
+# path. Named here so that a missing one fails the run instead of
+# counting zero; the patched kernel adds each design's walk.
+functions="kill_fasync _raw_read_lock queued_read_lock_slowpath"
+
+if [ -r /sys/kernel/debug/fasync_lock ]; then
+	echo "bench-design kernel=sigmouse fasync_lock=$(cat /sys/kernel/debug/fasync_lock)" \
+		"notify=$(cat /sys/module/sigmouse/parameters/notify) cpus=$pairs"
+	functions="$functions kill_fasync_walk kill_fasync_rwlock kill_fasync_rcu_global"
+else
+	echo "bench-design kernel=stock cpus=$pairs"
+fi
+kprofile report $functions >/dev/null || echo "bench-error kprofile cannot see $functions"
+
+has() {
+	case " $sections " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+# the pipe load with the whole profile of each run, for diffprofile
+if has pipe; then
+	echo "section pipe"
 	i=1
 	while [ "$i" -le "$runs" ]; do
-		"$@" || echo "bench-error $*"
+		{ kprofile reset && pipe-load "$pairs" "$pipe_seconds" && kprofile dump; } ||
+			echo "bench-error pipe run $i"
 		i=$((i + 1))
 	done
-}
+fi
 
-pipe_run() {
-	kprofile reset && pipe-load "$pairs" "$pipe_seconds" && kprofile report $symbols
-}
-
-echo "bench-design fasync_lock=$(cat /sys/kernel/debug/fasync_lock)" \
-	"notify=$(cat /sys/module/sigmouse/parameters/notify) cpus=$pairs"
-echo "section pipe"
-repeat pipe_run
-
-# calls per pipe write, counted once by ftrace's function profiler; its
-# own cost would hide the differences above, but a count is a count
-tracing=/sys/kernel/tracing
-if echo kill_fasync >$tracing/set_ftrace_filter 2>/dev/null; then
+# pipe-load's own call count against ftrace's function profiler, once:
+# too costly to run during the profiled runs, but a count is a count
+if has calls && echo kill_fasync >$tracing/set_ftrace_filter 2>/dev/null; then
+	echo "section calls"
 	echo 1 >$tracing/function_profile_enabled
 	pipe-load "$pairs" 1
 	echo 0 >$tracing/function_profile_enabled
-	echo "calls kill_fasync=$(cat $tracing/trace_stat/function* |
+	echo "ftrace kill_fasync=$(cat $tracing/trace_stat/function* |
 		awk '$1 == "kill_fasync" { n += $2 } END { print n + 0 }')"
 	echo >$tracing/set_ftrace_filter
 fi
 
-echo "section fanout"
-for s in $subscribers; do
-	repeat fanout-bench sigmouse "$s" "$seconds"
-done
-repeat fanout-bench sigmouse 4 "$seconds" --churn 2
+# the read side alone, in this machine (the host runs the same binary)
+if has anchor; then
+	echo "section anchor"
+	rwlock-anchor 0.5 1
+fi
 
-# sigmouse against evdev, alternated so that drift in the machine's
-# speed falls on both alike
-peer_pair() {
-	fanout-bench sigmouse 1 "$seconds" && fanout-bench evdev 1 "$seconds"
-}
-echo "section peer"
-repeat peer_pair
+if has fanout && [ -e /sys/class/sigmouse ]; then
+	echo "section fanout"
+	for s in $subscribers; do
+		fanout-bench sigmouse "$s" "$seconds" || echo "bench-error fanout $s"
+	done
+	fanout-bench sigmouse 4 "$seconds" --churn 2 || echo "bench-error churn"
+fi
+
+# sigmouse against evdev, one subscriber, in both orders: drift in the
+# machine's speed falls on both alike
+if has peer && [ -e /sys/class/sigmouse ]; then
+	echo "section peer"
+	for order in "sigmouse evdev" "evdev sigmouse"; do
+		for node in $order; do
+			fanout-bench "$node" 1 "$seconds" || echo "bench-error peer $node"
+		done
+	done
+fi

@@ -81,7 +81,8 @@ class Boot:
     """One QEMU run of the sigmouse kernel and initramfs."""
 
     def __init__(self, workdir, kernel, initrd, run, append="", smp=2, mem=512,
-                 accel="tcg", timeout=900, echo_console=False, echo_channel=True):
+                 accel="tcg", timeout=900, echo_console=False, echo_channel=True,
+                 qemu_args=()):
         self.workdir = workdir
         self.run = run
         self.timeout = timeout
@@ -99,7 +100,7 @@ class Boot:
         cmdline = (f"console=ttyS0 loglevel=7 panic=-1 acpi=noirq "
                    f"sigmouse_run={run} {append}").strip()
         self.command = [
-            "qemu-system-x86_64", "-machine", f"pc,accel={accel}",
+            "qemu-system-x86_64", "-machine", "pc", "-accel", accel, *qemu_args,
             "-smp", str(smp), "-m", str(mem),
             "-display", "none", "-vga", "none", "-nic", "none", "-no-reboot", "-S",
             "-kernel", kernel, "-initrd", initrd, "-append", cmdline,

@@ -1,22 +1,29 @@
 #!/usr/bin/env python3
-"""make bench: boot the bench kernel once per fasync design and measure.
+"""make bench: how much time the fasync designs spend in kill_fasync().
 
-In each boot the guest (guest-apps/bench.sh) runs, each RUNS times:
-  pipe load   pipe pairs on every vCPU, nobody subscribed; time in
-              kill_fasync() from the kernel's tick profiler (profile=2),
-              calls counted once by ftrace's function profiler
-  fan-out     a uinput mouse into one sigmouse node with 1..64 RT-signal
-              subscribers: packets/s, signals/s, loss, latency
-  churn       the fan-out stream while two threads toggle O_ASYNC
-  evdev       the same stream through evdev, the in-tree peer
-Figures are medians of the runs with their min-max spread, and the
-comparisons are ratios within this one run. Results go to build/bench/:
-runs.csv (every run), results.md (the tables) and PNG plots (gnuplot).
+Boots, each running guest-apps/bench.sh with the sections it is given:
+  main        ROUNDS rounds of stock 6.1 (the control: same config, no
+              patches, no sigmouse) and the patched kernel under each
+              design, in ABBA order (forward, backward, forward...):
+              the pipe load with a whole tick profile (profile=0, one
+              counter per byte of kernel text) and its own count of
+              kill_fasync() calls per run, ftrace's count once per boot
+              as a check, then fan-out and the evdev peer
+  emulation   rwlock and rcu again under single-threaded TCG (no
+              parallel atomics, no line shared between host threads) and
+              under -icount with one vCPU (ticks fall by instructions
+              executed: path length alone), ABBA
+  anchor      the same read-side program on the host and in the guest
+Ratios are within this one run, with 95 % bootstrap intervals over the
+runs. Results go to build/bench/: runs.csv, results.md, the raw profiles
+(profiles/), diffprofile tables and PNG plots (gnuplot).
 """
 
 import argparse
 import csv
+import math
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -24,6 +31,18 @@ import time
 
 from guest import DESIGNS, Boot, choose_accel
 
+# the kill_fasync() time: its own, each design's walk, and the lock
+# functions it calls out of line (bench.sh checks they exist)
+LOCK_HELPERS = ("_raw_read_lock", "queued_read_lock_slowpath")
+# accelerator, extra QEMU arguments, vCPUs (None: --smp). icount runs
+# one vCPU: QEMU 7.2 hung here bringing up a second one under -icount,
+# and with one there is no contention left, only path length.
+EMULATION_MODES = {
+    "mttcg": ("tcg", (), None),
+    "single": ("tcg,thread=single", (), None),
+    "icount": ("tcg", ("-icount", "shift=0,sleep=off"), 1),
+}
+BOOTSTRAP = 2000
 
 
 def parse(line):
@@ -39,293 +58,505 @@ def parse(line):
     return word, fields
 
 
-class Design:
+class BootResult:
     """What one boot measured."""
 
-    def __init__(self, name):
-        self.name = name
-        self.pipe = []       # one dict per run: pipe-load + kprofile fields
-        self.calls = None    # kill_fasync calls in the counting pass
-        self.calls_writes = None
-        self.fanout = []     # fanout lines
+    def __init__(self, mode, design, number, hz):
+        self.mode, self.design, self.number, self.hz = mode, design, number, hz
+        self.pipe = []       # one dict per pipe-load run, with its profile
+        self.calls_check = None
+        self.anchor = []
+        self.fanout = []
         self.errors = []
         self.section = None
-
-    def profiled_pipe_runs(self):
-        return [r for r in self.pipe if "profile" in r]
 
     def feed(self, line):
         if not line or line.startswith("#"):
             return
         word, fields = parse(line)
-        if word == "pipe-load":
-            self.pipe.append(dict(fields))
-        elif word == "kprofile" and self.pipe:
-            self.pipe[-1]["profile"] = fields
-        elif word == "calls":
-            # the counting pass's pipe-load line came just before
-            counted = self.pipe.pop()
-            self.calls, self.calls_writes = fields["kill_fasync"], counted["writes"]
-        elif word == "section":
+        if word == "section":
             self.section = line.split()[1]
+        elif word == "pipe-load" and self.section == "pipe":
+            self.pipe.append(dict(fields, symbols={}))
+        elif word == "pipe-load" and self.section == "calls":
+            self.calls_check = {"estimated": fields["calls"]}
+        elif word == "ftrace" and self.calls_check:
+            self.calls_check["ftrace"] = fields["kill_fasync"]
+        elif word == "kprofile" and self.pipe:
+            self.pipe[-1].update(ticks=fields["total"], step=fields["step"])
+        elif word == "ksyms" and self.pipe:
+            self.pipe[-1]["symbols"].update(fields)
+        elif word == "anchor":
+            self.anchor.append(fields)
         elif word == "fanout":
             fields["section"] = self.section
             self.fanout.append(fields)
+        elif word == "latency_hist" and self.fanout:
+            self.fanout[-1]["hist"] = fields.get("us", "")
         elif word == "bench-error":
             self.errors.append(line)
 
 
-def fanout_runs(d, subscribers=None):
-    """The fan-out series: one sigmouse node, no churn."""
-    return [f for f in d.fanout if f["section"] == "fanout" and f["churn"] == 0 and
-            (subscribers is None or f["subscribers"] == subscribers)]
+def idle_ticks(symbols):
+    """The idle loop's ticks: a CPU waiting for work, not serving calls."""
+    return sum(n for name, n in symbols.items() if "idle" in name)
 
 
-def churn_runs(d):
-    return [f for f in d.fanout if f["section"] == "fanout" and f["churn"] > 0]
+def kf_ticks(symbols):
+    return sum(n for name, n in symbols.items()
+               if name.startswith("kill_fasync") or name in LOCK_HELPERS)
 
 
-def peer_runs(d, node):
-    """sigmouse and evdev, one subscriber each, run alternately."""
-    return [f for f in d.fanout if f["section"] == "peer" and f["node"] == node]
-
-
-def median_spread(values):
-    values = [v for v in values if v is not None]
-    if not values:
-        return None, None, None
-    return statistics.median(values), min(values), max(values)
-
-
-def fmt(triple, digits=0, unit=""):
-    mid, lo, hi = triple
-    if mid is None:
-        return "n/a"
-    return f"{mid:.{digits}f}{unit} ({lo:.{digits}f}-{hi:.{digits}f})"
-
-
-def pipe_metrics(run):
-    """Ticks per function as bench.sh asked kprofile for them: kill_fasync*
-    is kill_fasync()'s own, the rest the lock functions it may call."""
-    ticks = dict(run["profile"])
-    total = ticks.pop("total") or 1
-    own = sum(n for name, n in ticks.items() if name.startswith("kill_fasync"))
-    helpers = sum(ticks.values()) - own
-    return {"writes_per_s": run["writes_per_s"], "ticks": total,
-            "kf_ticks": own, "helper_ticks": helpers,
-            "kf_share": 100.0 * own / total, "kf_lock_share": 100.0 * (own + helpers) / total}
-
-
-def summarize(designs, out):
+def pipe_rows(boots):
+    """One row per profiled pipe run: ns per kill_fasync() call, its own
+    and with the whole kernel, from ticks of 1/HZ s."""
     rows = []
-    md = ["# make bench results", ""]
-    md += ["Medians of the runs, min-max in parentheses. Ticks are the kernel's",
-           "profile=2 samples over all vCPUs; 'kill_fasync + locks' adds the",
-           "out-of-line rwlock helpers, as 2003's inline locks were counted.", ""]
-    md += ["## Pipe load (nobody subscribed)", "",
-           "| design | writes/s | kill_fasync ticks | % of all ticks | kill_fasync + locks % | calls per write | ns per call |",
-           "| --- | --- | --- | --- | --- | --- | --- |"]
-    shares, per_call = {}, {}
-    for d in designs:
-        profiled = d.profiled_pipe_runs()
-        runs = [pipe_metrics(r) for r in profiled]
-        per_write = d.calls / d.calls_writes if d.calls and d.calls_writes else None
-        # ns per call: kill_fasync's share of all CPU time over the calls made in it
-        ns = []
-        for r, raw in zip(runs, profiled):
-            if per_write:
-                cpu_ns = raw["seconds"] * 1e9 * d.cpus
-                ns.append(cpu_ns * (r["kf_ticks"] + r["helper_ticks"]) / r["ticks"] /
-                          (raw["writes"] * per_write))
-        shares[d.name] = median_spread([r["kf_lock_share"] for r in runs])[0]
-        per_call[d.name] = median_spread(ns)[0]
-        md.append(f"| {d.name} | {fmt(median_spread([r['writes_per_s'] for r in runs]))} "
-                  f"| {fmt(median_spread([r['kf_ticks'] for r in runs]))} "
-                  f"| {fmt(median_spread([r['kf_share'] for r in runs]), 2)} "
-                  f"| {fmt(median_spread([r['kf_lock_share'] for r in runs]), 2)} "
-                  f"| {f'{per_write:.2f}' if per_write else 'n/a'} "
-                  f"| {fmt(median_spread(ns), 1)} |")
-        for i, r in enumerate(runs):
-            rows.append({"design": d.name, "workload": "pipe", "subscribers": 0, "run": i + 1, **r})
-    if shares.get("rwlock") and shares.get("rcu") is not None:
-        md += ["", f"rwlock -> rcu: {100.0 * (1 - shares['rcu'] / shares['rwlock']):.0f} % less of "
-                   f"the CPU's ticks in kill_fasync() (with the rwlock helpers)"]
-        if per_call.get("rwlock") and per_call.get("rcu"):
-            md[-1] += (f", {100.0 * (1 - per_call['rcu'] / per_call['rwlock']):.0f} % less time "
-                       f"per call; the 2003 RFC measured 81 % less time in kill_fasync().")
-
-    md += ["", "## Fan-out: one sigmouse node, RT-signal subscribers", "",
-           "| design | subscribers | packets/s | signals/s | lost | latency p50 us | p99 us | max us |",
-           "| --- | --- | --- | --- | --- | --- | --- | --- |"]
-    for d in designs:
-        for s in sorted({f["subscribers"] for f in fanout_runs(d)}):
-            runs = fanout_runs(d, s)
-            md.append(f"| {d.name} | {s:.0f} | {fmt(median_spread([f['packets_per_s'] for f in runs]))} "
-                      f"| {fmt(median_spread([f['signals_per_s'] for f in runs]))} "
-                      f"| {sum(f['lost'] for f in runs):.0f} "
-                      f"| {fmt(median_spread([f['p50_us'] for f in runs]), 1)} "
-                      f"| {fmt(median_spread([f['p99_us'] for f in runs]), 1)} "
-                      f"| {fmt(median_spread([f['max_us'] for f in runs]), 1)} |")
-    md += ["", "## Churn (4 subscribers, 2 threads toggling O_ASYNC) and the evdev peer (1 subscriber)", "",
-           "| design | workload | packets/s | signals/s | lost | p99 us | O_ASYNC on+off pairs/s | us per O_ASYNC switch |",
-           "| --- | --- | --- | --- | --- | --- | --- | --- |"]
-    for d in designs:
-        for label, runs in (("churn", churn_runs(d)), ("evdev", peer_runs(d, "evdev")),
-                            ("sigmouse", peer_runs(d, "sigmouse"))):
-            if not runs:
+    for b in boots:
+        tick_ns = 1e9 / b.hz
+        for i, r in enumerate(b.pipe):
+            if "ticks" not in r or not r["calls"]:
                 continue
-            toggles = median_spread([f["toggles_per_s"] for f in runs])
-            # wall time of one fcntl(F_SETFL) that adds or removes an entry
-            # (fasync_helper() and the syscall around it): each of the two
-            # threads makes toggles_per_s / 2 on+off pairs, toggles_per_s switches
-            per_call = median_spread([1e6 / f["toggles_per_s"] for f in runs
-                                      if f["toggles_per_s"]]) if label == "churn" else (None, None, None)
-            md.append(f"| {d.name} | {label} | {fmt(median_spread([f['packets_per_s'] for f in runs]))} "
-                      f"| {fmt(median_spread([f['signals_per_s'] for f in runs]))} "
-                      f"| {sum(f['lost'] for f in runs):.0f} "
-                      f"| {fmt(median_spread([f['p99_us'] for f in runs]), 1)} "
-                      f"| {fmt(toggles) if label == 'churn' else ''} | {fmt(per_call, 1) if label == 'churn' else ''} |")
+            k = kf_ticks(r["symbols"])
+            busy = r["ticks"] - idle_ticks(r["symbols"])
+            rows.append({"mode": b.mode, "design": b.design, "boot": b.number, "run": i + 1,
+                         "writes_per_s": r["writes_per_s"], "calls": r["calls"],
+                         "kernel_ticks": r["ticks"], "kf_ticks": k,
+                         "kf_share": 100.0 * k / busy if busy else 0,
+                         "kf_ns_per_call": k * tick_ns / r["calls"],
+                         "kernel_ns_per_call": busy * tick_ns / r["calls"],
+                         "symbols": r["symbols"]})
+    return rows
+
+
+def select(rows, mode, design, key):
+    return [r[key] for r in rows if r["mode"] == mode and r["design"] == design]
+
+
+def bootstrap_ratio(a, b, rng):
+    """mean(b) / mean(a) and its 95 % percentile interval, resampling each."""
+    if not a or not b or not statistics.mean(a):
+        return None
+    point = statistics.mean(b) / statistics.mean(a)
     ratios = []
-    for d in designs:
-        # each sigmouse run against the evdev run right after it
-        paired = [e["packets_per_s"] / s["packets_per_s"]
-                  for s, e in zip(peer_runs(d, "sigmouse"), peer_runs(d, "evdev")) if s["packets_per_s"]]
-        if paired:
-            ratios.append(f"- {d.name}: sigmouse's time per delivered packet / evdev's, 1 subscriber: "
-                          f"{fmt(median_spread(paired), 2)} (below 1: sigmouse is cheaper)")
-    by_name = {d.name: d for d in designs}
-    if "waitqueue" in by_name and "rcu" in by_name:
-        def sps(d, s=64):
-            return median_spread([f["signals_per_s"] for f in fanout_runs(d, s)])[0]
-        w, r = sps(by_name["waitqueue"]), sps(by_name["rcu"])
-        if w and r:
-            ratios.append(f"- waitqueue / rcu signals/s at 64 subscribers: {w / r:.2f}")
-    md += ["", "## Ratios", ""] + ratios
+    for _ in range(BOOTSTRAP):
+        ma = statistics.mean(rng.choices(a, k=len(a)))
+        mb = statistics.mean(rng.choices(b, k=len(b)))
+        if ma:
+            ratios.append(mb / ma)
+    ratios.sort()
+    return point, ratios[int(0.025 * len(ratios))], ratios[int(0.975 * len(ratios)) - 1]
 
-    for d in designs:
-        for i, f in enumerate(d.fanout):
-            workload = "churn" if f["churn"] else f"{f['section']}-{f['node']}"
-            rows.append({"design": d.name, "workload": workload, "run": i + 1, **f})
-        md += [f"- {d.name}: {e}" for e in d.errors]
 
-    keys = sorted({k for r in rows for k in r})
-    with open(os.path.join(out, "runs.csv"), "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=["design", "workload", "run"] +
-                                [k for k in keys if k not in ("design", "workload", "run")])
-        writer.writeheader()
-        writer.writerows(rows)
-    with open(os.path.join(out, "results.md"), "w") as f:
-        f.write("\n".join(md) + "\n")
+def fmt_reduction(r):
+    """A ratio b/a as 'X % less (interval)'."""
+    if r is None:
+        return "n/a"
+    point, lo, hi = r
+    word = "less" if point <= 1 else "more"
+    sign = 1 if point <= 1 else -1
+    low, high = sorted((sign * 100 * (1 - hi), sign * 100 * (1 - lo)))
+    return f"{sign * 100 * (1 - point):.0f} % {word} (95 %: {low:.0f} to {high:.0f} %)"
+
+
+def fmt_ratio(r):
+    if r is None:
+        return "n/a"
+    point, lo, hi = r
+    return f"{point:.3f} (95 %: {lo:.3f}-{hi:.3f})"
+
+
+def mean_sd(values):
+    if not values:
+        return "n/a"
+    if len(values) == 1:
+        return f"{values[0]:.1f}"
+    return f"{statistics.mean(values):.1f} ± {statistics.stdev(values):.1f}"
+
+
+def diffprofile(rows, mode, a, b, top=15):
+    """Per function, mean ticks per million calls in b minus in a: where
+    the difference between two designs goes, whatever the attribution."""
+    def per_million(design):
+        runs = [r for r in rows if r["mode"] == mode and r["design"] == design]
+        totals = {}
+        for r in runs:
+            for name, n in r["symbols"].items():
+                totals[name] = totals.get(name, 0) + 1e6 * n / r["calls"] / len(runs)
+        return totals
+    pa, pb = per_million(a), per_million(b)
+    diffs = sorted(((pb.get(n, 0) - pa.get(n, 0), n) for n in set(pa) | set(pb)),
+                   key=lambda d: -abs(d[0]))
+    total = sum(d for d, _ in diffs)
+    lines = [f"| function | {a} | {b} | {b} - {a} |", "| --- | --- | --- | --- |"]
+    lines += [f"| {n} | {pa.get(n, 0):.1f} | {pb.get(n, 0):.1f} | {d:+.1f} |" for d, n in diffs[:top]]
+    lines.append(f"| (all functions) | {sum(pa.values()):.1f} | {sum(pb.values()):.1f} | {total:+.1f} |")
+    return lines
+
+
+def anchor_summary(runs, label):
+    """ns per operation by workload and mode; the rwlock's extra per op."""
+    out = {}
+    for workload in ("pipe", "tight"):
+        ns = {m: [a["ns_per_op"] for a in runs if a["workload"] == workload and a["mode"] == m]
+              for m in ("rwlock", "rcu")}
+        if ns["rwlock"] and ns["rcu"]:
+            out[workload] = (statistics.median(ns["rwlock"]), statistics.median(ns["rcu"]))
+    return [f"| {label} | {w} | {rw:.1f} | {rc:.1f} | {rw - rc:.1f} |"
+            for w, (rw, rc) in out.items()], out
+
+
+def fanout_runs(boots, design, section, **match):
+    return [f for b in boots if b.design == design and b.mode == "mttcg"
+            for f in b.fanout if f["section"] == section and
+            all(f.get(k) == v for k, v in match.items())]
+
+
+def summarize(boots, host_anchor, args, rng, out):
+    rows = pipe_rows(boots)
+    md = ["# make bench results", "",
+          f"Command: `{args.command}`; {args.rounds} rounds, {args.runs} pipe-load runs "
+          f"of {args.pipe_seconds:g} s per boot, {args.smp} vCPUs (icount: 1), QEMU TCG, "
+          f"HZ={boots[0].hz if boots else '?'}, profile=0.", "",
+          "Each pipe run's kill_fasync() time is the profile's ticks in kill_fasync(), the",
+          "design's walk and the out-of-line lock helpers (" + ", ".join(LOCK_HELPERS) + "),",
+          "times the tick length, over the run's own count of calls (pipe-load: writes +",
+          "reads + sleeps, checked against ftrace once per boot). 'kernel ns per call' is",
+          "every kernel tick outside the idle loop (functions named *idle*) over the same",
+          "calls: attribution cannot hide a cost there. Shares are of those busy ticks.",
+          "Intervals: 95 % bootstrap over the runs.", ""]
+
+    md += ["## Pipe load (nobody subscribed): ns per kill_fasync() call", "",
+           "| mode | design | runs | writes/s | kill_fasync % of busy kernel ticks | kill_fasync ns/call | busy kernel ns/call |",
+           "| --- | --- | --- | --- | --- | --- | --- |"]
+    modes = [m for m in EMULATION_MODES if any(r["mode"] == m for r in rows)]
+    designs = [d for d in ["stock"] + list(DESIGNS) if any(r["design"] == d for r in rows)]
+    for mode in modes:
+        for d in designs:
+            if not select(rows, mode, d, "calls"):
+                continue
+            md.append(f"| {mode} | {d} | {len(select(rows, mode, d, 'calls'))} "
+                      f"| {mean_sd(select(rows, mode, d, 'writes_per_s'))} "
+                      f"| {mean_sd(select(rows, mode, d, 'kf_share'))} "
+                      f"| {mean_sd(select(rows, mode, d, 'kf_ns_per_call'))} "
+                      f"| {mean_sd(select(rows, mode, d, 'kernel_ns_per_call'))} |")
+
+    checks = [b.calls_check for b in boots if b.calls_check and b.calls_check.get("estimated")]
+    if checks:
+        ratios = [c["ftrace"] / c["estimated"] for c in checks if "ftrace" in c]
+        if ratios:
+            md += ["", f"Call count check: ftrace's kill_fasync() count / pipe-load's estimate, "
+                       f"{len(ratios)} boots: {min(ratios):.3f}-{max(ratios):.3f}."]
+
+    def ratio(mode, a, b, key="kf_ns_per_call"):
+        return bootstrap_ratio(select(rows, mode, a, key), select(rows, mode, b, key), rng)
+
+    md += ["", "## The 2003 comparison", "",
+           "| mode | comparison | kill_fasync ns/call | busy kernel ns/call |", "| --- | --- | --- | --- |"]
+    for mode in modes:
+        for a, b in (("rwlock", "rcu-global"), ("rwlock", "rcu")):
+            r = ratio(mode, a, b)
+            if r is None:
+                continue
+            md.append(f"| {mode} | {a} -> {b} | {fmt_reduction(r)} "
+                      f"| {fmt_reduction(ratio(mode, a, b, 'kernel_ns_per_call'))} |")
+    md += ["", "The RFC measured 81 % less time in kill_fasync() for rwlock -> RCU on 2003 hardware."]
+
+    md += ["", "## Controls (ratios of kill_fasync ns/call; 1 is no difference)", ""]
+    if "stock" in designs and "rcu" in designs:
+        md.append(f"- patched default (rcu) / stock 6.1: {fmt_ratio(ratio('mttcg', 'stock', 'rcu'))}; "
+                  f"busy kernel ns/call {fmt_ratio(ratio('mttcg', 'stock', 'rcu', 'kernel_ns_per_call'))}")
+    if "waitqueue" in designs and "rcu" in designs:
+        md.append(f"- noise: waitqueue / rcu (one image, the same pipe code): "
+                  f"{fmt_ratio(ratio('mttcg', 'rcu', 'waitqueue'))}; busy kernel ns/call "
+                  f"{fmt_ratio(ratio('mttcg', 'rcu', 'waitqueue', 'kernel_ns_per_call'))}")
+
+    md += ["", "Busy kernel ns/call per boot (mean of its runs), the spread between boots:", ""]
+    for d in designs:
+        per_boot = {}
+        for r in rows:
+            if r["mode"] == "mttcg" and r["design"] == d:
+                per_boot.setdefault(r["boot"], []).append(r["kernel_ns_per_call"])
+        md.append(f"- {d}: " + ", ".join(f"{statistics.mean(v):.0f}" for v in per_boot.values()))
+    md += ["", "## Where the difference goes (diffprofile, ticks per million calls, mttcg)", ""]
+    for a, b in (("rcu", "rwlock"), ("stock", "rcu")):
+        if a in designs and b in designs:
+            md += [f"### {a} -> {b}", ""] + diffprofile(rows, "mttcg", a, b) + [""]
+
+    guest_anchor = [a for b in boots for a in b.anchor]
+    md += ["## The read side alone (rwlock-anchor, two threads on two CPUs, ns per operation)", "",
+           "| machine | workload | rwlock | rcu | rwlock extra |", "| --- | --- | --- | --- | --- |"]
+    host_lines, host_ns = anchor_summary(host_anchor, "host (itself a virtual machine)")
+    guest_lines, guest_ns = anchor_summary(guest_anchor, "guest (TCG)")
+    md += host_lines + guest_lines
+    if "tight" in host_ns and "tight" in guest_ns:
+        host_extra = host_ns["tight"][0] - host_ns["tight"][1]
+        guest_extra = guest_ns["tight"][0] - guest_ns["tight"][1]
+        if host_extra > 0:
+            md += ["", f"A contended read side costs {guest_extra / host_extra:.1f} times as much "
+                       f"in the guest as on the host ({guest_extra:.0f} vs {host_extra:.0f} ns)."]
+
+    md += ["", "## Fan-out: one sigmouse node, RT-signal subscribers (mttcg)", "",
+           "Loss is 0 by construction (at most 8 packets in flight, unlimited",
+           "RLIMIT_SIGPENDING): a check of the bench, not a finding. From 4 subscribers on",
+           "the latency is about the window over the throughput.", "",
+           "| design | subscribers | runs | packets/s | signals/s | latency p50 us | p99 us |",
+           "| --- | --- | --- | --- | --- | --- | --- |"]
+    for d in DESIGNS:
+        subs = sorted({f["subscribers"] for f in fanout_runs(boots, d, "fanout", churn=0)})
+        for s in subs:
+            runs = fanout_runs(boots, d, "fanout", churn=0, subscribers=s)
+            md.append(f"| {d} | {s:.0f} | {len(runs)} "
+                      f"| {mean_sd([f['packets_per_s'] for f in runs])} "
+                      f"| {mean_sd([f['signals_per_s'] for f in runs])} "
+                      f"| {mean_sd([f['p50_us'] for f in runs])} "
+                      f"| {mean_sd([f['p99_us'] for f in runs])} |")
+    md += ["", "| design | churn: packets/s | signals/s | O_ASYNC switches/s |",
+           "| --- | --- | --- | --- |"]
+    for d in DESIGNS:
+        runs = [f for f in fanout_runs(boots, d, "fanout") if f["churn"] > 0]
+        if runs:
+            md.append(f"| {d} | {mean_sd([f['packets_per_s'] for f in runs])} "
+                      f"| {mean_sd([f['signals_per_s'] for f in runs])} "
+                      f"| {mean_sd([f['toggles_per_s'] for f in runs])} |")
+    md += ["", "sigmouse vs evdev, 1 subscriber, each boot both orders: geometric mean of",
+           "evdev's packets/s over sigmouse's in the same order pair (above 1: evdev is faster)", ""]
+    for d in DESIGNS:
+        sm = fanout_runs(boots, d, "peer", node="sigmouse")
+        ev = fanout_runs(boots, d, "peer", node="evdev")
+        logs = [math.log(e["packets_per_s"] / s["packets_per_s"])
+                for s, e in zip(sm, ev) if s["packets_per_s"] and e["packets_per_s"]]
+        if logs:
+            point = math.exp(statistics.mean(logs))
+            means = sorted(math.exp(statistics.mean(rng.choices(logs, k=len(logs))))
+                           for _ in range(BOOTSTRAP))
+            md.append(f"- {d}: {point:.2f} (95 %: {means[int(0.025 * BOOTSTRAP)]:.2f}-"
+                      f"{means[int(0.975 * BOOTSTRAP) - 1]:.2f}, {len(logs)} pairs)")
+    md += [f"- {b.mode} {b.design} boot {b.number}: {e}" for b in boots for e in b.errors]
+
+    write_outputs(rows, boots, host_anchor, out, md)
     return "\n".join(md)
 
 
-def plot(designs, out):
+def write_outputs(rows, boots, host_anchor, out, md):
+    profiles = os.path.join(out, "profiles")
+    os.makedirs(profiles, exist_ok=True)
+    csv_rows = []
+    for r in rows:
+        name = f"{r['mode']}-{r['design']}-boot{r['boot']}-run{r['run']}.txt"
+        with open(os.path.join(profiles, name), "w") as f:
+            f.write(f"# calls={r['calls']:.0f} kernel_ticks={r['kernel_ticks']:.0f}\n")
+            for sym, n in sorted(r["symbols"].items(), key=lambda kv: -kv[1]):
+                f.write(f"{n:.0f} {sym}\n")
+        csv_rows.append({"workload": "pipe", **{k: v for k, v in r.items() if k != "symbols"}})
+    for b in boots:
+        for i, f in enumerate(b.fanout):
+            csv_rows.append({"workload": f"{f['section']}-{f['node']}", "mode": b.mode,
+                             "design": b.design, "boot": b.number, "run": i + 1,
+                             **{k: v for k, v in f.items() if k != "section"}})
+        for a in b.anchor:
+            csv_rows.append({"workload": f"anchor-{a['workload']}", "mode": "guest",
+                             "design": a["mode"], "boot": b.number, "run": a["round"],
+                             "ns_per_op": a["ns_per_op"]})
+    for a in host_anchor:
+        csv_rows.append({"workload": f"anchor-{a['workload']}", "mode": "host",
+                         "design": a["mode"], "boot": 0, "run": a["round"],
+                         "ns_per_op": a["ns_per_op"]})
+    first = ["workload", "mode", "design", "boot", "run"]
+    keys = first + sorted({k for r in csv_rows for k in r} - set(first))
+    with open(os.path.join(out, "runs.csv"), "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=keys)
+        writer.writeheader()
+        writer.writerows(csv_rows)
+    with open(os.path.join(out, "results.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    plot(rows, boots, out)
+
+
+def plot(rows, boots, out):
     """PNG plots with gnuplot, from small data files next to them."""
     data = os.path.join(out, "plot-kill-fasync.dat")
     with open(data, "w") as f:
-        for d in designs:
-            runs = [pipe_metrics(r) for r in d.profiled_pipe_runs()]
-            mid, lo, hi = median_spread([r["kf_lock_share"] for r in runs])
-            f.write(f'"{d.name}" {mid or 0} {lo or 0} {hi or 0}\n')
-    fan = os.path.join(out, "plot-fanout.dat")
-    lat = os.path.join(out, "plot-latency.dat")
-    with open(fan, "w") as f, open(lat, "w") as g:
-        for d in designs:
-            f.write(f'# {d.name}\n')
-            for s in sorted({x["subscribers"] for x in fanout_runs(d)}):
-                runs = fanout_runs(d, s)
-                f.write(f"{s:.0f} {median_spread([x['signals_per_s'] for x in runs])[0]}\n")
-                g.write(f'"{d.name} {s:.0f}" {median_spread([x["p50_us"] for x in runs])[0]} '
-                        f'{median_spread([x["p99_us"] for x in runs])[0]}\n')
+        for mode in EMULATION_MODES:
+            for d in ["stock"] + list(DESIGNS):
+                ns = select(rows, mode, d, "kf_ns_per_call")
+                if ns:
+                    sd = statistics.stdev(ns) if len(ns) > 1 else 0
+                    f.write(f'"{mode} {d}" {statistics.mean(ns)} {sd}\n')
+    hist = os.path.join(out, "plot-latency.dat")
+    with open(hist, "w") as f:
+        for d in DESIGNS:
+            counts = {}
+            for fo in fanout_runs(boots, d, "fanout", churn=0, subscribers=1):
+                for bucket in str(fo.get("hist", "")).split(","):
+                    if ":" in bucket:
+                        low, n = bucket.split(":")
+                        counts[int(low)] = counts.get(int(low), 0) + int(n)
+            total = sum(counts.values()) or 1
+            f.write(f"{d}\n")
+            for low in sorted(counts):
+                f.write(f"{max(low, 0.5)} {100.0 * counts[low] / total}\n")
             f.write("\n\n")
     script = f"""
-set terminal png size 800,480 noenhanced
+set terminal png size 900,480 noenhanced
 set output '{out}/kill-fasync.png'
-set title 'pipe load: ticks in kill_fasync() + rwlock helpers (median, min-max)'
-set ylabel '% of all ticks'
+set title 'pipe load: ns per kill_fasync() call with its lock helpers (mean, sd)'
+set ylabel 'ns per call'
 set style fill solid 0.5
 set boxwidth 0.5
 set yrange [0:*]
-plot '{data}' using 0:2:xtic(1) with boxes notitle, '' using 0:2:3:4 with yerrorbars notitle
-set output '{out}/signals-per-subscriber.png'
-set title 'fan-out: signals/s against subscribers (median)'
-set ylabel 'signals/s'
-set xlabel 'subscribers'
-set logscale x 2
-set key top left
-plot for [i=0:{len(designs) - 1}] '{fan}' index i using 1:2 with linespoints title columnheader(1)
-unset logscale x
+set xtics rotate by -30
+plot '{data}' using 0:2:xtic(1) with boxes notitle, '' using 0:2:3 with yerrorbars notitle
 set output '{out}/latency.png'
-set title 'fan-out: packet-to-handler latency (median of runs)'
-set ylabel 'microseconds'
-set xlabel ''
-set style data histograms
-set style histogram clustered
-set xtics rotate by -45
-plot '{lat}' using 2:xtic(1) title 'p50', '' using 3 title 'p99'
+set title 'fan-out, 1 subscriber: packet-to-handler latency distribution (all runs)'
+set ylabel '% of packets'
+set xlabel 'latency bucket (us, lower bound, powers of two)'
+set logscale x 2
+set xtics norotate
+set key top right
+plot for [i=0:{len(DESIGNS) - 1}] '{hist}' index i using 1:2 with linespoints title columnheader(1)
 """
-    # gnuplot's columnheader wants a header line per block: the "# name" comments
-    with open(fan) as f:
-        text = f.read().replace("# ", "")
-    with open(fan, "w") as f:
-        f.write(text)
     result = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
     if result.returncode:
         print(f"run-bench: gnuplot failed: {result.stderr.strip()}", file=sys.stderr)
+
+
+def kernel_hz(kernel):
+    """CONFIG_HZ from the .config of the tree that built kernel."""
+    config = os.path.join(os.path.dirname(kernel), "..", "..", "..", ".config")
+    with open(config) as f:
+        for line in f:
+            if line.startswith("CONFIG_HZ="):
+                return int(line.split("=")[1])
+    raise SystemExit(f"run-bench: no CONFIG_HZ in {config}")
+
+
+def boot_plan(args):
+    """(mode, design, sections, pipe_seconds) in ABBA order."""
+    plan = []
+    main = ["stock"] + args.design
+    for r in range(args.rounds):
+        for d in main if r % 2 == 0 else main[::-1]:
+            sections = "pipe,calls" + ("" if d == "stock" else ",fanout,peer")
+            if r == 0 and d == "stock":
+                sections += ",anchor"
+            plan.append(("mttcg", d, sections))
+    pair = [d for d in ("rwlock", "rcu") if d in args.design]
+    for mode in args.emulation:
+        for r in range(args.emulation_rounds):
+            for d in pair if r % 2 == 0 else pair[::-1]:
+                plan.append((mode, d, "pipe"))
+    return plan
+
+
+def anchor_lines(text):
+    return [parse(line)[1] for line in text.splitlines() if line.startswith("anchor ")]
+
+
+def run_host_anchor(build, seconds, out):
+    program = os.path.join(build, "guest-apps", "rwlock-anchor")
+    result = subprocess.run([program, str(seconds), "2"], capture_output=True, text=True, check=True)
+    with open(os.path.join(out, "host-anchor.txt"), "w") as f:
+        f.write(result.stdout)
+    return anchor_lines(result.stdout)
+
+
+def reread(out, kernel, stock):
+    """The host anchor and every boot of a finished run, from its files."""
+    with open(os.path.join(out, "host-anchor.txt")) as f:
+        host_anchor = anchor_lines(f.read())
+    boots = []
+    for name in sorted(os.listdir(os.path.join(out, "boots"))):
+        number, mode, design = name.split("-", 2)
+        result = BootResult(mode, design, int(number),
+                            kernel_hz(stock if design == "stock" else kernel))
+        with open(os.path.join(out, "boots", name, "channel.log")) as f:
+            for line in f:
+                if not line.startswith("@@ "):
+                    result.feed(line.rstrip("\n"))
+        boots.append(result)
+    return boots, host_anchor
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default="build")
-    parser.add_argument("--kernel", help="bzImage (default: the bench kernel)")
+    parser.add_argument("--kernel", help="patched bzImage (default: the bench kernel)")
+    parser.add_argument("--stock-kernel", help="stock bzImage (default: build/linux-stock's)")
     parser.add_argument("--design", action="append", choices=DESIGNS)
+    parser.add_argument("--emulation", action="append", choices=["single", "icount"])
     parser.add_argument("--smp", type=int, default=int(os.environ.get("SMP", os.cpu_count() or 2)))
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--emulation-rounds", type=int, default=2,
+                        help="ABBA rounds of rwlock and rcu per emulation mode")
+    parser.add_argument("--runs", type=int, default=2, help="pipe-load runs per boot")
     parser.add_argument("--seconds", type=float, default=2, help="per fan-out run")
-    parser.add_argument("--pipe-seconds", type=float, default=6, help="per pipe-load run")
+    parser.add_argument("--pipe-seconds", type=float, default=4, help="per pipe-load run")
     parser.add_argument("--subscribers", default="1 4 16 64")
     parser.add_argument("--out", help="results folder (default: build/bench)")
+    parser.add_argument("--reread", action="store_true",
+                        help="no boots: summarize the run already in the results folder again")
     parser.add_argument("--smoke", action="store_true",
-                        help="seconds-long run of one design, to keep the tooling from rotting")
+                        help="a seconds-long run of every piece, to keep the tooling from rotting")
     args = parser.parse_args()
+    args.command = "make bench" if not args.smoke else "make bench-smoke"
     if args.smoke:
-        args.design, args.runs, args.seconds, args.pipe_seconds, args.subscribers = \
-            ["rcu"], 1, 0.5, 0.5, "2"
+        args.design, args.rounds, args.emulation_rounds, args.runs = ["rwlock", "rcu"], 1, 1, 1
+        args.seconds, args.pipe_seconds, args.subscribers = 0.5, 0.5, "1 2"
+    args.design = args.design or list(DESIGNS)
+    args.emulation = args.emulation or ["single", "icount"]
 
     kernel = args.kernel or os.path.join(args.build, "linux-bench/arch/x86/boot/bzImage")
+    stock = args.stock_kernel or os.path.join(args.build, "linux-stock/arch/x86/boot/bzImage")
     initrd = os.path.join(args.build, "initramfs.cpio.gz")
     out = args.out or os.path.join(args.build, "bench-smoke" if args.smoke else "bench")
     os.makedirs(out, exist_ok=True)
+    if args.reread:
+        boots, host_anchor = reread(out, kernel, stock)
+        text = summarize(boots, host_anchor, args, random.Random(2003), out)
+        print(text)
+        return 0
     accel = choose_accel(args.build, kernel, initrd)
-    settings = (f"profile=2 sigmouse_bench_runs={args.runs} sigmouse_bench_seconds={args.seconds} "
+    if accel != "tcg":
+        print(f"run-bench: {accel}: the emulation modes need TCG; using TCG", file=sys.stderr)
+    settings = (f"profile=0 sigmouse_bench_runs={args.runs} sigmouse_bench_seconds={args.seconds} "
                 f"sigmouse_bench_pipe_seconds={args.pipe_seconds} "
                 f"sigmouse_bench_subscribers={args.subscribers.replace(' ', ',')}")
 
-    designs, failed = [], False
     started = time.monotonic()
-    for name in args.design or DESIGNS:
-        design = Design(name)
-        boot = Boot(os.path.join(out, name), kernel, initrd, "bench",
-                    append=f"{settings} {DESIGNS[name]}".strip(), smp=args.smp, accel=accel,
-                    timeout=600, echo_channel=False)
+    print("run-bench: the read side on the host first, while no guest runs", flush=True)
+    host_anchor = run_host_anchor(args.build, 0.5, out)
+    plan = boot_plan(args)
+    boots, failed = [], False
+    for n, (mode, design, sections) in enumerate(plan, 1):
+        image = stock if design == "stock" else kernel
+        result = BootResult(mode, design, n, kernel_hz(image))
+        accel_arg, qemu_args, smp = EMULATION_MODES[mode]
+        append = f"{settings} sigmouse_bench_sections={sections} " \
+                 f"{'' if design == 'stock' else DESIGNS[design]}"
+        boot = Boot(os.path.join(out, "boots", f"{n:02d}-{mode}-{design}"), image, initrd, "bench",
+                    append=append.strip(), smp=smp or args.smp, accel=accel_arg, qemu_args=qemu_args,
+                    timeout=300, echo_channel=False)
 
-        def progress(line, name=name, design=design):
-            design.feed(line)
-            print(f"[{time.monotonic() - started:5.0f} s] {name}: {line}", flush=True)
+        def progress(line, result=result, label=f"boot {n}/{len(plan)} {mode} {design}"):
+            result.feed(line)
+            if not line.startswith("ksyms"):
+                print(f"[{time.monotonic() - started:5.0f} s] {label}: {line}", flush=True)
 
         boot.start()
-        boot.serve(on_line=progress)
-        design.cpus = args.smp
-        if boot.timed_out or boot.exit_status != 0 or design.errors or not design.fanout:
-            print(f"run-bench: {name}: the guest did not finish its workloads "
-                  f"(see {out}/{name}/)", file=sys.stderr)
+        try:
+            boot.serve(on_line=progress)
+        finally:
+            boot.stop()
+        if boot.timed_out or boot.exit_status != 0 or result.errors or not result.pipe:
+            print(f"run-bench: boot {n} ({mode} {design}) did not finish its workloads "
+                  f"(see {boot.workdir}/)", file=sys.stderr)
             failed = True
-        designs.append(design)
+        boots.append(result)
 
+    text = summarize(boots, host_anchor, args, random.Random(2003), out)
     print()
-    print(summarize(designs, out))
-    plot(designs, out)
+    print(text)
     print(f"\nrun-bench: {time.monotonic() - started:.0f} s; results in {out}/")
     return 1 if failed else 0
 
