@@ -21,13 +21,16 @@ kernel: deps
 initramfs: kernel
 	@sh $(SCRIPTS)/build-initramfs.sh
 
-# boot the guest and show SIGIO lines while the host moves QEMU's mice
+# boot the guest and show a SIGIO line per mouse packet: at a terminal the
+# guest runs with a shell until you end it, otherwise the host moves the
+# mice for RUN_SECONDS; DISPLAY set opens QEMU's window
 run: initramfs
 	@$(PYTHON) $(SCRIPTS)/run.py --build $(BUILD)
 
 # everything: the checks, the default path's disassembly against stock,
 # a seconds-long bench run to keep make bench working, the mutants, then
-# the guest suite on the debug kernel under all four designs
+# the guest suite on the debug kernel under all four designs, and make
+# run used as a person would (window under Xvfb, terminal on a pty)
 test: check disasm initramfs bench-smoke mutants
 	@$(PYTHON) $(SCRIPTS)/run-tests.py --build $(BUILD)
 

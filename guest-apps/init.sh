@@ -1,6 +1,6 @@
 #!/bin/busybox sh
 # /init of the sigmouse initramfs. The kernel command line says what to
-# run (sigmouse_run=test|watch|bench|probe|shell, passed to init's environment);
+# run (sigmouse_run=test|watch|person|bench|probe|shell, passed to init's environment);
 # the guest channel, the second serial line, carries the programs' output
 # and their requests to the host runner.
 /bin/busybox --install -s /bin
@@ -15,6 +15,26 @@ channel=/dev/ttyS1
 stty -F "$channel" raw -echo
 export SIGMOUSE_HOST_CHANNEL="$channel"
 
+# QEMU's PS/2 mouse binds a second or two after /init starts
+wait_for_nodes() {
+	tries=0
+	while [ "$(ls /dev | grep -c '^sigmouse')" -lt "${sigmouse_nodes:-1}" ] &&
+	      [ $tries -lt 100 ]; do
+		sleep 0.1
+		tries=$((tries + 1))
+	done
+}
+
+# The guest's own screen (QEMU's window or VNC) shows what the host gets
+# on the channel; its first lines say how to move the mice there.
+show_and_send() {
+	printf '\033[H\033[J' >/dev/tty1
+	echo "sigmouse: the virtio tablet follows the pointer over this window." >/dev/tty1
+	echo "Relative mice: qmp_mouse.py use ps2, click to grab; Ctrl+Alt+G frees." >/dev/tty1
+	tee /dev/tty1 >"$channel"
+}
+
+set -o pipefail
 case "${sigmouse_run:-shell}" in
 test)
 	sigio-test >"$channel" 2>&1
@@ -27,15 +47,21 @@ test)
 	fi
 	;;
 watch)
-	# QEMU's PS/2 mouse binds a second or two after /init starts
-	tries=0
-	while [ "$(ls /dev | grep -c '^sigmouse')" -lt "${sigmouse_nodes:-1}" ] &&
-	      [ $tries -lt 100 ]; do
-		sleep 0.1
-		tries=$((tries + 1))
-	done
-	sigio-watch ${sigmouse_watch_seconds:-} >"$channel" 2>&1
+	# sigio-watch for a script: it stops after sigmouse_watch_seconds
+	wait_for_nodes
+	sigio-watch ${sigmouse_watch_seconds:-} 2>&1 | show_and_send
 	rc=$?
+	;;
+person)
+	# sigio-watch until the person stops, and a shell on the console
+	wait_for_nodes
+	sigio-watch 2>&1 | show_and_send &
+	# busybox poweroff, halt and reboot signal init: end the run cleanly
+	trap 'echo "@@ exit 0" >"$channel"; poweroff -f' USR1 USR2 TERM
+	echo "sigmouse guest shell: sigio-watch, sigio-test, pipe-load and the bench programs are on the PATH; poweroff or Ctrl-D ends the run"
+	setsid cttyhack sh &
+	wait $!
+	rc=0
 	;;
 bench)
 	sh /bench.sh >"$channel" 2>&1

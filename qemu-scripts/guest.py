@@ -2,11 +2,18 @@
 """The one boot path: `make run`, `make test` and `make bench` boot here.
 
 The guest gets three lines to the host, all sockets this script reads:
-  ttyS0   the kernel console, saved to console.log and checked for splats
+  ttyS0   the kernel console, saved to console.log and checked for splats;
+          for a person at a terminal (terminal=True) also the guest's
+          shell, bridged to this process's terminal
   ttyS1   the guest channel: the guest programs' output, and their
           "@@ <seq> <request>" lines, which this script answers
           ("@@ <seq> ok") after driving QEMU's mice over QMP
-  QMP     QEMU's monitor, for the mice and hot-unplug
+  QMP     QEMU's monitor, for the mice and hot-unplug; a second one,
+          mice.sock, stays free for qmp_mouse.py from another terminal
+          (a QMP socket serves one client at a time)
+
+The guest's screen is shown in QEMU's GTK window (display="gtk"), on VNC
+at 127.0.0.1 (display="vnc"), or nowhere (the default).
 
 QEMU starts paused (-S) so that no byte of either line is lost before
 this script is connected. Every boot has a timeout: QEMU is killed when
@@ -21,6 +28,7 @@ aborts, so /dev/kvm alone proves nothing.)
 import os
 import re
 import select
+import termios
 import subprocess
 import sys
 import time
@@ -67,6 +75,15 @@ def kernel_reports(lines):
     return reports
 
 PROBE_TIMEOUT = 20
+CTRL_C = b"\x03"
+
+# display -> QEMU's options for the guest's screen
+DISPLAYS = {
+    "none": ["-display", "none", "-vga", "none"],
+    "gtk": ["-display", "gtk", "-vga", "std"],
+    # the first free port from 5900; query-vnc says which
+    "vnc": ["-display", "none", "-vga", "std", "-vnc", "127.0.0.1:0,to=99"],
+}
 
 # name -> kernel command line: one image, four ways to deliver SIGIO
 DESIGNS = {
@@ -82,15 +99,18 @@ class Boot:
 
     def __init__(self, workdir, kernel, initrd, run, append="", smp=2, mem=512,
                  accel="tcg", timeout=900, echo_console=False, echo_channel=True,
-                 qemu_args=()):
+                 qemu_args=(), display="none", terminal=False):
+        """timeout=None: no limit, for a person's run only.
+        terminal=True: this process's terminal is the guest console's."""
         self.workdir = workdir
         self.run = run
         self.timeout = timeout
         self.echo_console = echo_console
         self.echo_channel = echo_channel
+        self.terminal = terminal
         os.makedirs(workdir, exist_ok=True)
         self.sockets = {name: os.path.join(workdir, f"{name}.sock")
-                        for name in ("qmp", "console", "channel")}
+                        for name in ("qmp", "mice", "console", "channel")}
         for path in self.sockets.values():
             if os.path.exists(path):
                 os.unlink(path)
@@ -100,15 +120,16 @@ class Boot:
         cmdline = (f"console=ttyS0 loglevel=7 panic=-1 acpi=noirq "
                    f"sigmouse_run={run} {append}").strip()
         self.command = [
-            "qemu-system-x86_64", "-machine", "pc", "-accel", accel, *qemu_args,
-            "-smp", str(smp), "-m", str(mem),
-            "-display", "none", "-vga", "none", "-nic", "none", "-no-reboot", "-S",
+            "qemu-system-x86_64", "-name", "sigmouse", "-machine", "pc", "-accel", accel,
+            *qemu_args, "-smp", str(smp), "-m", str(mem),
+            *DISPLAYS[display], "-nic", "none", "-no-reboot", "-S",
             "-kernel", kernel, "-initrd", initrd, "-append", cmdline,
             "-chardev", f"socket,id=console,path={self.sockets['console']},server=on,wait=off",
             "-serial", "chardev:console",
             "-chardev", f"socket,id=channel,path={self.sockets['channel']},server=on,wait=off",
             "-serial", "chardev:channel",
             "-qmp", f"unix:{self.sockets['qmp']},server=on,wait=off",
+            "-qmp", f"unix:{self.sockets['mice']},server=on,wait=off",
             "-device", "virtio-mouse-pci,id=vmouse",
             "-device", "virtio-tablet-pci,id=vtablet",
         ]
@@ -116,6 +137,9 @@ class Boot:
         self.channel_lines = []
         self.exit_status = None  # what the guest's init said
         self.timed_out = False
+        self.interrupted = False  # a person's Ctrl-C
+        self.lines_closed = False  # QEMU closed both lines: it is ending
+        self.qemu_status = None  # QEMU's exit status when it ended by itself
 
     def start(self):
         self.log = open(os.path.join(self.workdir, "console.log"), "w")
@@ -149,27 +173,48 @@ class Boot:
         on_line(line) sees every channel line that is not a request;
         on_request(words) answers requests this class does not know.
         """
+        saved = None
         try:
+            if self.terminal:
+                saved = termios.tcgetattr(sys.stdin.fileno())
+                keys_to_guest(sys.stdin.fileno())
             self._serve(on_line, on_request)
         finally:
-            # whatever happened, no QEMU is left behind
-            self.stop()
+            if saved:
+                termios.tcsetattr(sys.stdin.fileno(), termios.TCSAFLUSH, saved)
+            # whatever happened, no QEMU is left behind; one that closed
+            # its lines is ending by itself and gets a moment to do so
+            self.stop(grace=5 if self.lines_closed else 0)
 
     def _serve(self, on_line, on_request):
         buffers = {self.console: b"", self.channel: b""}
         open_socks = [self.console, self.channel]
-        deadline = self.started + self.timeout
+        keyboard = [sys.stdin.fileno()] if self.terminal else []
+        self.lines_closed = False
+        deadline = self.started + self.timeout if self.timeout else None
         while open_socks:
-            remaining = deadline - time.monotonic()
+            remaining = deadline - time.monotonic() if deadline else 1.0
             if remaining <= 0:
                 self.timed_out = True
                 break
-            ready, _, _ = select.select(open_socks, [], [], min(remaining, 1.0))
+            ready, _, _ = select.select(open_socks + keyboard, [], [], min(remaining, 1.0))
+            if keyboard and keyboard[0] in ready:
+                keys = os.read(keyboard[0], 1024)
+                if not keys or CTRL_C in keys:
+                    self.interrupted = True
+                    break
+                self.console.sendall(keys)
             for sock in ready:
+                if sock in keyboard:
+                    continue
                 data = sock.recv(65536)
                 if not data:
                     open_socks.remove(sock)
+                    self.lines_closed = not open_socks
                     continue
+                if self.terminal and sock is self.console:
+                    sys.stdout.buffer.write(data)
+                    sys.stdout.flush()
                 buffers[sock] += data
                 *lines, buffers[sock] = buffers[sock].split(b"\n")
                 for raw in lines:
@@ -190,7 +235,7 @@ class Boot:
         if not line.startswith("@@ "):
             self.channel_lines.append(line)
             if self.echo_channel:
-                print(line, flush=True)
+                self.say(line)
             if on_line:
                 on_line(line)
             return
@@ -221,10 +266,21 @@ class Boot:
         except (QMPError, ValueError, IndexError, OSError) as e:
             self.reply(seq, f"error {e}")
 
-    def stop(self):
-        """Kill QEMU if it still runs and close everything; safe to repeat."""
+    def say(self, line):
+        """A line on this process's terminal; in raw mode it needs its CR."""
+        print(line, end="\r\n" if self.terminal else "\n", flush=True)
+
+    def stop(self, grace=0):
+        """Kill QEMU if it still runs after grace seconds and close
+        everything; safe to repeat."""
+        try:
+            self.qemu.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            pass
         if self.qemu.poll() is None:
             self.qemu.kill()
+        elif self.qemu_status is None:
+            self.qemu_status = self.qemu.returncode
         self.qemu.wait()
         for f in (self.log, self.channel_log):
             f.close()
@@ -233,6 +289,18 @@ class Boot:
 
     def reports(self):
         return kernel_reports(self.console_lines)
+
+
+def keys_to_guest(fd):
+    """Every key goes to the guest as typed: no echo or line editing here
+    (the guest's shell does both), no signals from keys (Ctrl-C is read
+    as a byte and ends the run). Output processing stays on, so a bare
+    newline still starts its line at the left."""
+    mode = termios.tcgetattr(fd)
+    mode[0] &= ~(termios.ICRNL | termios.IXON)
+    mode[3] &= ~(termios.ICANON | termios.ECHO | termios.ISIG | termios.IEXTEN)
+    mode[6][termios.VMIN], mode[6][termios.VTIME] = 1, 0
+    termios.tcsetattr(fd, termios.TCSAFLUSH, mode)
 
 
 def accel_key():

@@ -4,13 +4,21 @@
 QEMU hands relative input-send-event events to the *current* mouse
 only (query-mice shows which), so every relative move or click first
 selects its device with the HMP command mouse_set. Absolute events go
-to the tablet whatever is current.
+to the tablet whatever is current. QEMU's window (and VNC) send the
+pointer to the current mouse, and treat it as absolute, needing no grab,
+only while the tablet is current.
 
-  qmp_mouse.py --qmp build/run/qmp.sock list
-  qmp_mouse.py --qmp build/run/qmp.sock move ps2 10 -5 [count]
-  qmp_mouse.py --qmp build/run/qmp.sock click virtio-mouse [left|right|middle]
-  qmp_mouse.py --qmp build/run/qmp.sock wiggle virtio-tablet [seconds]
-  qmp_mouse.py --qmp build/run/qmp.sock path ps2 FILE   (lines of "dx dy")
+While `make run` runs, from another terminal (build/run/mice.sock is the
+monitor kept free for this; the default):
+
+  qmp_mouse.py list
+  qmp_mouse.py move ps2 10 -5 [count]
+  qmp_mouse.py click virtio-mouse [left|right|middle]
+  qmp_mouse.py circle virtio-tablet [radius]
+  qmp_mouse.py wiggle virtio-tablet [seconds]     (circles)
+  qmp_mouse.py path ps2 FILE                      (lines of "dx dy")
+  qmp_mouse.py use ps2               (the window's pointer goes to ps2)
+  qmp_mouse.py unplug virtio-mouse   (then: plug virtio-mouse)
 """
 
 import argparse
@@ -26,8 +34,9 @@ MICE = {
     "virtio-mouse": "QEMU Virtio Mouse",
     "virtio-tablet": "QEMU Virtio Tablet",
 }
-# the qdev ids the boot path gives the hot-pluggable ones
+# the hot-pluggable ones: the qdev ids the boot path gives them, their drivers
 DEVICE_IDS = {"virtio-mouse": "vmouse", "virtio-tablet": "vtablet"}
+DEVICE_DRIVERS = {"virtio-mouse": "virtio-mouse-pci", "virtio-tablet": "virtio-tablet-pci"}
 ABS_MAX = 0x7FFF  # QEMU's INPUT_EVENT_ABS_MAX
 
 
@@ -84,15 +93,21 @@ class Mice:
         self.button(mouse, button, True)
         self.button(mouse, button, False)
 
+    def circle(self, mouse, radius=60, steps=16):
+        """One closed circle: it ends where it started."""
+        at = (radius, 0)
+        for step in range(1, steps + 1):
+            angle = 2 * math.pi * step / steps
+            to = (round(radius * math.cos(angle)), round(radius * math.sin(angle)))
+            self.move(mouse, to[0] - at[0], to[1] - at[1])
+            at = to
+            time.sleep(0.04)
+
     def wiggle(self, mouse, seconds=3.0):
         """Circles, for a person watching the signal lines."""
         end = time.monotonic() + seconds
-        step = 0
         while time.monotonic() < end:
-            angle = step * math.pi / 8
-            self.move(mouse, round(8 * math.cos(angle)), round(8 * math.sin(angle)))
-            step += 1
-            time.sleep(0.04)
+            self.circle(mouse, radius=20)
 
     def path(self, mouse, lines):
         """A scripted path: one "dx dy" per line; '#' starts a comment."""
@@ -100,6 +115,11 @@ class Mice:
             fields = line.split("#")[0].split()
             if fields:
                 self.move(mouse, int(fields[0]), int(fields[1]))
+
+    def plug(self, mouse):
+        if mouse not in DEVICE_IDS:
+            raise QMPError(f"{mouse} cannot be plugged")
+        self.qmp.execute("device_add", driver=DEVICE_DRIVERS[mouse], id=DEVICE_IDS[mouse])
 
     def unplug(self, mouse):
         if mouse not in DEVICE_IDS:
@@ -112,7 +132,7 @@ class Mice:
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--qmp", default="build/run/qmp.sock", help="QMP socket of the guest")
+    parser.add_argument("--qmp", default="build/run/mice.sock", help="QMP socket of the guest")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list")
     p = sub.add_parser("move")
@@ -123,6 +143,11 @@ def main():
     p = sub.add_parser("click")
     p.add_argument("mouse", choices=MICE)
     p.add_argument("button", nargs="?", default="left", choices=["left", "right", "middle"])
+    p = sub.add_parser("circle")
+    p.add_argument("mouse", choices=MICE)
+    p.add_argument("radius", type=int, nargs="?", default=60)
+    for command in ("use", "plug", "unplug"):
+        sub.add_parser(command).add_argument("mouse", choices=MICE)
     p = sub.add_parser("wiggle")
     p.add_argument("mouse", choices=MICE)
     p.add_argument("seconds", type=float, nargs="?", default=3.0)
@@ -141,8 +166,14 @@ def main():
             mice.move(args.mouse, args.dx, args.dy, args.count)
         elif args.command == "click":
             mice.click(args.mouse, args.button)
+        elif args.command == "circle":
+            mice.circle(args.mouse, args.radius)
         elif args.command == "wiggle":
             mice.wiggle(args.mouse, args.seconds)
+        elif args.command == "use":
+            mice.select(args.mouse)
+        elif args.command in ("plug", "unplug"):
+            getattr(mice, args.command)(args.mouse)
         else:
             mice.path(args.mouse, args.file)
     except (QMPError, OSError) as e:
