@@ -11,18 +11,25 @@ reason. An expected failure that did not happen is a warning. The run
 ends with a table per configuration and the line "N passed, N failed,
 N skipped" over all of them: tests, with each problem that is not a
 test's result (a report, a timeout) counted as one failed test.
+
+Then (unless --config picks configurations) person_test.py uses make
+run as a person would, its window under Xvfb and its terminal on a
+pseudo-terminal; its KTAP counts the same way.
 """
 
 import argparse
 import os
 import re
+import subprocess
 import sys
 
 from guest import DESIGNS as CONFIGS, Boot, choose_accel
 from ktap import Tally
+from person_test import TESTS as PERSON_TESTS
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXPECTED = os.path.join(HERE, "expected-failures.txt")
 SUITE = os.path.join(HERE, "..", "guest-apps", "sigio-test.c")
+PERSON_TEST = os.path.join(HERE, "person_test.py")
 # results that may be "# SKIP" in a run with the host runner: none
 ALLOWED_SKIPS = ()
 
@@ -78,24 +85,47 @@ def run_config(name, append, args, kernel, initrd, accel):
     boot.serve(on_line=tally.feed)
 
     # (problem, the report's lines for the reports)
-    problems = [(f"not ok: {t}", []) for t in tally.failed]
-    problems += [(f"skipped: {t}", []) for t in tally.skipped if t not in ALLOWED_SKIPS]
-    problems += [(odd, []) for odd in tally.irregular()]
+    problems = [(p, []) for p in ktap_problems(tally, args.suite_size)]
     if boot.timed_out:
         problems.append((f"timeout: the guest ran past {args.timeout} s", []))
-    if tally.planned is None:
-        problems.append(("the suite printed no KTAP plan", []))
-    elif tally.planned != args.suite_size:
-        problems.append((f"the plan is 1..{tally.planned}, the suite has "
-                         f"{args.suite_size} tests", []))
-    if tally.missing():
-        problems.append((f"{tally.missing()} planned results never came", []))
     if boot.exit_status is None and not boot.timed_out:
         problems.append(("the guest stopped before its init finished", []))
     elif boot.exit_status is not None and (boot.exit_status == 0) != (not tally.failed):
         problems.append((f"the suite exited {boot.exit_status} with "
                          f"{len(tally.failed)} failed tests", []))
     problems += [(f"splat: {report[0]}", report) for report in boot.reports()]
+    return tally, problems
+
+
+def ktap_problems(tally, size):
+    """What is wrong with a KTAP run of size tests, going by its results."""
+    problems = [f"not ok: {t}" for t in tally.failed]
+    problems += [f"skipped: {t}" for t in tally.skipped if t not in ALLOWED_SKIPS]
+    problems += tally.irregular()
+    if tally.planned is None:
+        problems.append("no KTAP plan")
+    elif tally.planned != size:
+        problems.append(f"the plan is 1..{tally.planned}, the test has {size} results")
+    if tally.missing():
+        problems.append(f"{tally.missing()} planned results never came")
+    return problems
+
+
+def run_person_test(args):
+    """make run as a person uses it: its window, its terminal."""
+    print("# run-tests: person: make run's window under Xvfb, the X pointer moved by "
+          f"xdotool, then its terminal on a pty; logs, screenshots in {args.build}/person/",
+          flush=True)
+    tally = Tally()
+    with subprocess.Popen([sys.executable, PERSON_TEST, "--build", args.build],
+                          stdout=subprocess.PIPE, text=True) as test:
+        for line in test.stdout:
+            line = line.rstrip("\n")
+            print(line, flush=True)
+            tally.feed(line)
+    problems = ktap_problems(tally, len(PERSON_TESTS))
+    if test.returncode != 0:
+        problems.append(f"person_test.py exited {test.returncode}")
     return tally, problems
 
 
@@ -163,6 +193,14 @@ def main():
     passed += not problems
     rows.append(("bad-options", int(not problems), int(bool(problems)), 0, 0,
                  "FAIL" if problems else "pass"))
+
+    if not args.config:
+        tally, problems = run_person_test(args)
+        unexpected += [f"person: {p}" for p in problems]
+        passed += len(tally.passed)
+        skipped += len(tally.skipped)
+        rows.append(("person", len(tally.passed), len(tally.failed), len(tally.skipped), 0,
+                     "FAIL" if problems else "pass"))
 
     print()
     print(f"{'config':<12} {'passed':>6} {'failed':>6} {'skipped':>7} {'xfail':>5}  result")
