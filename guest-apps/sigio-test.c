@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/input.h>
+#include <linux/uinput.h>
 #include <poll.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -19,6 +20,8 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -46,6 +49,8 @@
 
 /* an address no process maps; volatile keeps the compiler from judging it */
 static void *volatile unmapped = (void *)8;
+/* a read count no buffer has, for the same compiler */
+static volatile size_t huge_count = SIZE_MAX / 2;
 
 /*
  * The 6.1 harness runs the test body after a SKIP in FIXTURE_SETUP;
@@ -686,6 +691,211 @@ TEST_F(node, ring_overflow_flags_drops)
 	ASSERT_EQ(0, sigmouse_node_info(self->fd, &info));
 	EXPECT_EQ(extra, info.drops);
 	free(p);
+}
+
+/*
+ * A full real-time queue: the kernel cannot queue the signal, sends plain
+ * SIGIO instead (fs/fcntl.c: send_sigio_to_task(), "fall back on the old
+ * plain SIGIO signal"), and the program that sees SIGIO reads everything.
+ * Nothing is lost: every packet is in the ring, in sequence.
+ */
+TEST_F(node, rt_queue_full_falls_back_to_sigio)
+{
+	enum { QUEUE = 4, MOVES = 3 * QUEUE };
+	struct rlimit small = { QUEUE, QUEUE };
+	struct timespec zero = { 0, 0 };
+	struct delivery d = { 0 };
+	int rt = 0, plain = 0;
+	sigset_t set;
+	siginfo_t si;
+
+	/* RLIMIT_SIGPENDING counts every pending signal of the user */
+	ASSERT_EQ(0, setrlimit(RLIMIT_SIGPENDING, &small));
+	ASSERT_EQ(0, subscribe(self->fd, SIG_RT, getpid()));
+	ASSERT_EQ(0, mouse_source_move(&self->src, 2, -1, MOVES));
+
+	sigemptyset(&set);
+	sigaddset(&set, SIG_RT);
+	sigaddset(&set, SIGIO);
+	while (sigtimedwait(&set, &si, &zero) > 0) {
+		if (si.si_signo == SIGIO) {
+			plain++;
+			EXPECT_EQ(SI_KERNEL, si.si_code);
+		} else {
+			rt++;
+			EXPECT_EQ(POLL_IN, si.si_code);
+			EXPECT_EQ(self->fd, si.si_fd);
+		}
+	}
+	EXPECT_LE(1, rt);
+	EXPECT_GE(QUEUE, rt);
+	/* plain SIGIO is one pending bit however often it is sent */
+	EXPECT_EQ(1, plain);
+	read_packets(self->fd, &d);
+	EXPECT_EQ(MOVES, d.packets);
+	EXPECT_EQ(1u, d.first_seq);
+	EXPECT_EQ(0, d.seq_gaps);
+	EXPECT_EQ(0, d.drop_flags);
+	EXPECT_EQ(2 * MOVES, d.dx);
+}
+
+/* Every other command of sigmouse's magic: ENOTTY, whatever the argument. */
+static int ioctl_sweep(int fd, int *wrong_cmd, int *wrong_errno)
+{
+	static const unsigned int dirs[] = {
+		_IOC_NONE, _IOC_READ, _IOC_WRITE, _IOC_READ | _IOC_WRITE,
+	};
+	const unsigned int sizes[] = {
+		0, 1, sizeof(struct sigmouse_info) - 1, sizeof(struct sigmouse_info),
+		sizeof(struct sigmouse_info) + 1, _IOC_SIZEMASK,
+	};
+	void *const args[] = { NULL, unmapped, (void *)-4096L };
+	unsigned int nr, dir, size, arg, cmd;
+	int tried = 0;
+
+	for (nr = 0; nr <= _IOC_NRMASK; nr++)
+		for (dir = 0; dir < 4; dir++)
+			for (size = 0; size < 6; size++)
+				for (arg = 0; arg < 3; arg++) {
+					cmd = _IOC(dirs[dir], SIGMOUSE_IOC_MAGIC, nr, sizes[size]);
+					if (cmd == SIGMOUSE_IOC_INFO)
+						continue;
+					tried++;
+					if (ioctl(fd, cmd, args[arg]) == -1 && errno == ENOTTY)
+						continue;
+					if (!*wrong_cmd) {
+						*wrong_cmd = cmd;
+						*wrong_errno = errno;
+					}
+				}
+	return tried;
+}
+
+/*
+ * Bad input of every kind gets a clear error and loses nothing: ioctls,
+ * read sizes, mmap, a thousand opens, running out of fds. The
+ * node works afterwards; the kernel log is the runner's to judge.
+ */
+TEST_F(node, bad_input_clear_errors)
+{
+	/* others' commands, none of which the VFS answers for a char device */
+	const unsigned long foreign[] = {
+		EVIOCGVERSION, EVIOCGRAB, UI_DEV_CREATE, TCGETS, TIOCGWINSZ,
+		FIONREAD, _IOR('M', 1, int), _IOWR(SIGMOUSE_IOC_MAGIC + 1, 1, long),
+	};
+	enum { OPENS = 1000, FEW_FDS = 32 };
+	struct rlimit fds, few = { FEW_FDS, FEW_FDS };
+	struct sigmouse_packet p[4];
+	int wrong_cmd = 0, wrong_errno = 0, i, *many, opened;
+	struct sigmouse_info info;
+	struct delivery d = { 0 };
+	void *map;
+
+	EXPECT_LT(6000, ioctl_sweep(self->fd, &wrong_cmd, &wrong_errno));
+	EXPECT_EQ(0, wrong_cmd) TH_LOG("cmd %#x: errno %d", wrong_cmd, wrong_errno);
+	for (i = 0; i < (int)(sizeof(foreign) / sizeof(foreign[0])); i++) {
+		EXPECT_EQ(-1, ioctl(self->fd, foreign[i], p));
+		EXPECT_EQ(ENOTTY, errno) TH_LOG("cmd %#lx", foreign[i]);
+	}
+	EXPECT_EQ(-1, ioctl(self->fd, SIGMOUSE_IOC_INFO, (void *)-4096L));
+	EXPECT_EQ(EFAULT, errno);
+
+	/* reads: 1 byte, a record and a byte, a huge count, a bad huge one */
+	ASSERT_EQ(0, mouse_source_move(&self->src, 3, 4, 2));
+	EXPECT_EQ(-1, read(self->fd, p, 1));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ((ssize_t)sizeof(p[0]), read(self->fd, p, sizeof(p[0]) + 1));
+	EXPECT_EQ(1u, p[0].seq);
+	EXPECT_EQ(-1, read(self->fd, unmapped, huge_count));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ((ssize_t)sizeof(p[0]), read(self->fd, p, huge_count));
+	EXPECT_EQ(2u, p[0].seq);
+
+	/* write and lseek: write_and_seek_refused */
+	map = mmap(NULL, 4096, PROT_READ, MAP_SHARED, self->fd, 0);
+	EXPECT_EQ(MAP_FAILED, map);
+	EXPECT_EQ(ENODEV, errno);
+
+	many = calloc(OPENS, sizeof(*many));
+	ASSERT_NE(NULL, many);
+	ASSERT_EQ(0, getrlimit(RLIMIT_NOFILE, &fds));
+	fds.rlim_cur = fds.rlim_max < 2 * OPENS ? fds.rlim_max : 2 * OPENS;
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &fds));
+	for (opened = 0; opened < OPENS; opened++) {
+		many[opened] = open(self->src.node, O_RDONLY);
+		if (many[opened] < 0)
+			break;
+	}
+	EXPECT_EQ(OPENS, opened) TH_LOG("open %d: errno %d", opened, errno);
+	ASSERT_EQ(0, sigmouse_node_info(self->fd, &info));
+	EXPECT_EQ(opened + 1u, info.opens);
+	while (opened)
+		close(many[--opened]);
+
+	/* out of fds: EMFILE from open, and nothing counted for it */
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &few));
+	for (opened = 0; opened < OPENS; opened++) {
+		many[opened] = open(self->src.node, O_RDONLY);
+		if (many[opened] < 0)
+			break;
+	}
+	EXPECT_EQ(EMFILE, errno);
+	EXPECT_GT(FEW_FDS, opened);
+	ASSERT_EQ(0, sigmouse_node_info(self->fd, &info));
+	EXPECT_EQ(opened + 1u, info.opens);
+	while (opened)
+		close(many[--opened]);
+	free(many);
+
+	/* and the node still works */
+	ASSERT_EQ(0, subscribe(self->fd, SIG_RT, getpid()));
+	ASSERT_EQ(0, stream(&self->src, self->fd, SIG_RT, 1, -1, BATCH, &d));
+	EXPECT_EQ(BATCH, d.signals);
+	EXPECT_EQ(BATCH, d.packets);
+	EXPECT_EQ(3u, d.first_seq);
+	EXPECT_EQ(0, d.seq_gaps);
+	EXPECT_STREQ("", d.mismatch);
+}
+
+/*
+ * sigmouse-fuzz for SIGMOUSE_FUZZ_SECONDS (default 10; make fuzz sets
+ * it, and SIGMOUSE_FUZZ_SEED to replay): random calls from four threads
+ * while its uinput mouse streams, dies and comes back. It checks that a
+ * fresh node works exactly afterwards; the runner judges the kernel log.
+ */
+TEST_F_TIMEOUT(node, fuzz_then_node_works, 3600)
+{
+	const char *seconds = getenv("SIGMOUSE_FUZZ_SECONDS");
+	const char *seed = getenv("SIGMOUSE_FUZZ_SEED");
+	char out[4096] = "", *line, *next;
+	int pipefd[2], status;
+	size_t len = 0;
+	ssize_t n;
+	pid_t child;
+
+	ASSERT_EQ(0, pipe(pipefd));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		dup2(pipefd[1], STDOUT_FILENO);
+		dup2(pipefd[1], STDERR_FILENO);
+		execl("/bin/sigmouse-fuzz", "sigmouse-fuzz", "-t", seconds ?: "10",
+		      seed ? "-s" : (char *)NULL, seed, (char *)NULL);
+		printf("exec /bin/sigmouse-fuzz: %s\n", strerror(errno));
+		_exit(127);
+	}
+	close(pipefd[1]);
+	while ((n = read(pipefd[0], out + len, sizeof(out) - 1 - len)) > 0)
+		len += n;
+	close(pipefd[0]);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	for (line = out; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		TH_LOG("%s", line);
+	}
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 /* Many open files on one node: kill_fasync() walks all their entries. */
@@ -1357,9 +1567,31 @@ FIXTURE_TEARDOWN(virtio_unplug)
 {
 }
 
-TEST_F(virtio_unplug, hangup_on_virtio_unplug)
+/*
+ * Then plugged back: a new node (the old one is gone first, so a reused
+ * number never names two devices) that works as the first one did.
+ */
+TEST_F(virtio_unplug, unplug_then_replug)
 {
+	enum { MOVES = 20 };
+	struct delivery d = { 0 };
+	char why[128];
+	int fd;
+
 	check_hangup(_metadata, &self->src, self->fd);
+	ASSERT_EQ(0, mouse_source_replug(&self->src, why, sizeof(why))) TH_LOG("%s", why);
+	fd = mouse_source_open_node(&self->src, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, fd) TH_LOG("%s: %s", self->src.node, strerror(errno));
+	ASSERT_EQ(0, subscribe(fd, SIG_RT, getpid()));
+	ASSERT_EQ(0, stream(&self->src, fd, SIG_RT, 3, -2, MOVES, &d));
+	EXPECT_STREQ("", d.mismatch);
+	EXPECT_EQ(MOVES, d.packets);
+	EXPECT_EQ(MOVES, d.signals);
+	EXPECT_EQ(1u, d.first_seq);
+	EXPECT_EQ(0, d.seq_gaps);
+	EXPECT_EQ(3L * MOVES, d.dx);
+	EXPECT_EQ(-2L * MOVES, d.dy);
+	close(fd);
 }
 
 /*
