@@ -159,3 +159,11 @@ int mouse_source_unplug(struct mouse_source *src)
 	uinput_mouse_destroy(&src->uinput);
 	return 0;
 }
+
+int mouse_source_replug(struct mouse_source *src, char *why, size_t why_len)
+{
+	if (src->kind != MOUSE_SOURCE_UINPUT &&
+	    host_request(why, why_len, "plug %s", src->host_name))
+		return -1;
+	return mouse_source_open(src, src->kind, why, why_len);
+}

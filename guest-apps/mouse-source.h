@@ -64,4 +64,10 @@ int mouse_source_check_host_position(struct mouse_source *src, int x, int y,
 /* Make the source's device go away (uinput destroy, QEMU hot-unplug). */
 int mouse_source_unplug(struct mouse_source *src);
 
+/*
+ * After mouse_source_unplug(): a new device of the same kind (uinput
+ * create, QEMU hot-plug) and its node, as mouse_source_open() returns.
+ */
+int mouse_source_replug(struct mouse_source *src, char *why, size_t why_len);
+
 #endif

@@ -259,6 +259,9 @@ class Boot:
             elif words[:1] == ["unplug"]:
                 self.mice.unplug(words[1])
                 self.reply(seq, "ok")
+            elif words[:1] == ["plug"]:
+                self.mice.plug(words[1])
+                self.reply(seq, "ok")
             elif on_request:
                 self.reply(seq, on_request(words))
             else:
