@@ -8,7 +8,7 @@ export BUILD_DIR := $(abspath $(BUILD))
 PYTHON := python3
 SCRIPTS := qemu-scripts
 
-.PHONY: all deps kernel initramfs run test test-all check disasm mutants bench bench-smoke clean
+.PHONY: all deps kernel initramfs run test test-all check disasm mutants fuzz bench bench-smoke clean
 
 all: initramfs
 
@@ -38,6 +38,14 @@ test: check disasm initramfs bench-smoke mutants
 # kernel's tree in turn, booted with its checks, judged and reverted
 mutants: initramfs
 	@$(PYTHON) $(SCRIPTS)/run-mutants.py --build $(BUILD)
+
+# the syscall fuzzer under every design for SECONDS (make test runs it
+# for 10); SEED=S replays a seed it printed
+SECONDS ?= 60
+fuzz: initramfs
+	@$(PYTHON) $(SCRIPTS)/run-tests.py --build $(BUILD) --only fuzz_then_node_works \
+		--timeout $$(($(SECONDS) + 900)) \
+		--append "SIGMOUSE_FUZZ_SECONDS=$(SECONDS)$(if $(SEED), SIGMOUSE_FUZZ_SEED=$(SEED))"
 
 # every configuration on every kernel and sanitizer: today one debug
 # kernel, so the same as make test

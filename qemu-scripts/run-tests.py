@@ -12,7 +12,8 @@ ends with a table per configuration and the line "N passed, N failed,
 N skipped" over all of them: tests, with each problem that is not a
 test's result (a report, a timeout) counted as one failed test.
 
-Then (unless --config picks configurations) person_test.py uses make
+Then (in a whole run: no --config, --only or --append) a boot with
+bogus options, and person_test.py uses make
 run as a person would, its window under Xvfb and its terminal on a
 pseudo-terminal; its KTAP counts the same way.
 """
@@ -34,13 +35,15 @@ PERSON_TEST = os.path.join(HERE, "person_test.py")
 ALLOWED_SKIPS = ()
 
 
-def suite_size():
-    """Tests in sigio-test.c: each fixture's tests times its variants."""
+def suite_size(only=None):
+    """Tests in sigio-test.c (of the names in only, if given): each
+    fixture's tests times its variants."""
     with open(SUITE) as f:
         text = f.read()
     tests, variants = {}, {}
-    for fixture in re.findall(r"^TEST_F(?:_TIMEOUT)?\((\w+),", text, re.M):
-        tests[fixture] = tests.get(fixture, 0) + 1
+    for fixture, name in re.findall(r"^TEST_F(?:_TIMEOUT)?\((\w+), (\w+)", text, re.M):
+        if only is None or name in only:
+            tests[fixture] = tests.get(fixture, 0) + 1
     for fixture in re.findall(r"^FIXTURE_VARIANT_ADD\((\w+),", text, re.M):
         variants[fixture] = variants.get(fixture, 0) + 1
     return sum(n * variants.get(fixture, 1) for fixture, n in tests.items())
@@ -155,8 +158,11 @@ def main():
                         help="run only this configuration (repeatable)")
     parser.add_argument("--timeout", type=int, default=900, help="seconds for one boot")
     parser.add_argument("--smp", type=int, default=2)
+    parser.add_argument("--only", help="run only these checks (names, comma-separated)")
+    parser.add_argument("--append", default="", help="more for the kernel command line")
     args = parser.parse_args()
-    args.suite_size = suite_size()
+    args.suite_size = suite_size(args.only.split(",") if args.only else None)
+    args.append = " ".join(filter(None, [args.append, args.only and f"SIGIO_TEST_ONLY={args.only}"]))
 
     kernel = os.path.join(args.build, "linux/arch/x86/boot/bzImage")
     initrd = os.path.join(args.build, "initramfs.cpio.gz")
@@ -165,7 +171,8 @@ def main():
 
     rows, unexpected, passed, skipped = [], [], 0, 0
     for name in args.config or CONFIGS:
-        tally, problems = run_config(name, CONFIGS[name], args, kernel, initrd, accel)
+        append = " ".join(filter(None, [CONFIGS[name], args.append]))
+        tally, problems = run_config(name, append, args, kernel, initrd, accel)
         known = expected.get(name, [])
         xfail, fresh, fired = [], [], set()
         for problem, body in problems:
@@ -188,13 +195,16 @@ def main():
         rows.append((name, len(tally.passed), len(tally.failed), len(tally.skipped), len(xfail),
                      "FAIL" if fresh else ("xfail" if xfail else "pass")))
 
-    problems = check_bad_options(args, kernel, initrd, accel)
+    # the rest belongs to a whole run
+    whole = not args.config and not args.only and not args.append
+    problems = check_bad_options(args, kernel, initrd, accel) if whole else []
     unexpected += [f"bad-options: {p}" for p in problems]
-    passed += not problems
-    rows.append(("bad-options", int(not problems), int(bool(problems)), 0, 0,
-                 "FAIL" if problems else "pass"))
+    passed += whole and not problems
+    if whole:
+        rows.append(("bad-options", int(not problems), int(bool(problems)), 0, 0,
+                     "FAIL" if problems else "pass"))
 
-    if not args.config:
+    if whole:
         tally, problems = run_person_test(args)
         unexpected += [f"person: {p}" for p in problems]
         passed += len(tally.passed)
