@@ -584,6 +584,30 @@ TEST_F(node, frame_state_after_reopen)
  * A 32-bit process on the same node: the UAPI structs through the compat
  * ioctl, 32-bit reads and 32-bit siginfo (guest-apps/sigmouse-compat32.c).
  */
+/*
+ * Run a guest program, argv[0] its path, with its stdout and stderr on
+ * a pipe whose read end goes to pipefd[0]. Returns its pid, or -1.
+ */
+static pid_t spawn_piped(int pipefd[2], char *const argv[])
+{
+	pid_t child;
+
+	if (pipe(pipefd))
+		return -1;
+	child = fork();
+	if (child == 0) {
+		dup2(pipefd[1], STDOUT_FILENO);
+		dup2(pipefd[1], STDERR_FILENO);
+		execv(argv[0], argv);
+		printf("exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(pipefd[1]);
+	if (child < 0)
+		close(pipefd[0]);
+	return child;
+}
+
 TEST_F(node, compat_32bit_reader)
 {
 	enum { PACKETS = 10 };
@@ -594,18 +618,9 @@ TEST_F(node, compat_32bit_reader)
 	pid_t child;
 
 	snprintf(count, sizeof(count), "%d", PACKETS);
-	ASSERT_EQ(0, pipe(pipefd));
-	child = fork();
+	child = spawn_piped(pipefd, (char *[]){ "/bin/sigmouse-compat32", self->src.node,
+						count, "2", "-1", NULL });
 	ASSERT_LE(0, child);
-	if (child == 0) {
-		dup2(pipefd[1], STDOUT_FILENO);
-		dup2(pipefd[1], STDERR_FILENO);
-		execl("/bin/sigmouse-compat32", "sigmouse-compat32",
-		      self->src.node, count, "2", "-1", (char *)NULL);
-		printf("exec /bin/sigmouse-compat32: %s\n", strerror(errno));
-		_exit(127);
-	}
-	close(pipefd[1]);
 	while (!strchr(out, '\n') &&
 	       (n = read(pipefd[0], out + len, sizeof(out) - 1 - len)) > 0)
 		len += n;
@@ -883,18 +898,10 @@ TEST_F_TIMEOUT(node, fuzz_then_node_works, 3600)
 	ssize_t n;
 	pid_t child;
 
-	ASSERT_EQ(0, pipe(pipefd));
-	child = fork();
+	child = spawn_piped(pipefd, (char *[]){ "/bin/sigmouse-fuzz", "-t",
+						(char *)(seconds ?: "10"),
+						seed ? "-s" : NULL, (char *)seed, NULL });
 	ASSERT_LE(0, child);
-	if (child == 0) {
-		dup2(pipefd[1], STDOUT_FILENO);
-		dup2(pipefd[1], STDERR_FILENO);
-		execl("/bin/sigmouse-fuzz", "sigmouse-fuzz", "-t", seconds ?: "10",
-		      seed ? "-s" : (char *)NULL, seed, (char *)NULL);
-		printf("exec /bin/sigmouse-fuzz: %s\n", strerror(errno));
-		_exit(127);
-	}
-	close(pipefd[1]);
 	while ((n = read(pipefd[0], out + len, sizeof(out) - 1 - len)) > 0)
 		len += n;
 	close(pipefd[0]);
