@@ -8,7 +8,7 @@ export BUILD_DIR := $(abspath $(BUILD))
 PYTHON := python3
 SCRIPTS := qemu-scripts
 
-.PHONY: all deps kernel initramfs run test test-all check disasm mutants fuzz bench bench-smoke clean
+.PHONY: all deps kernel kcsan-kernel initramfs run test test-all check disasm mutants fuzz bench bench-smoke clean
 
 all: initramfs
 
@@ -21,35 +21,44 @@ kernel: deps
 initramfs: kernel
 	@sh $(SCRIPTS)/build-initramfs.sh
 
+# the data-race kernel: KCSAN instead of KASAN and lockdep
+kcsan-kernel: deps
+	@SIGMOUSE_KERNEL=kcsan sh $(SCRIPTS)/build-kernel.sh
+
 # boot the guest and show a SIGIO line per mouse packet: at a terminal the
 # guest runs with a shell until you end it, otherwise the host moves the
 # mice for RUN_SECONDS; DISPLAY set opens QEMU's window
 run: initramfs
 	@$(PYTHON) $(SCRIPTS)/run.py --build $(BUILD)
 
-# everything: the checks, the default path's disassembly against stock,
-# a seconds-long bench run to keep make bench working, the mutants, then
-# the guest suite on the debug kernel under all four designs, and make
-# run used as a person would (window under Xvfb, terminal on a pty)
-test: check disasm initramfs bench-smoke mutants
+# every kind of check: the checks, the default path's disassembly against
+# stock, a seconds-long bench run to keep make bench working, the
+# mutants, then the guest suite on the debug kernel under all four
+# designs, its stress checks on the KCSAN kernel under rcu and
+# waitqueue, and make run used as a person would (window under Xvfb,
+# terminal on a pty)
+test: check disasm initramfs kcsan-kernel bench-smoke mutants
 	@$(PYTHON) $(SCRIPTS)/run-tests.py --build $(BUILD)
+
+# every configuration on every kernel and sanitizer: make test with the
+# KCSAN kernel's stress checks under all four designs
+test-all: check disasm initramfs kcsan-kernel bench-smoke mutants
+	@$(PYTHON) $(SCRIPTS)/run-tests.py --build $(BUILD) --all
 
 # the suite must kill every mutant in mutants/: each built into the test
 # kernel's tree in turn, booted with its checks, judged and reverted
 mutants: initramfs
 	@$(PYTHON) $(SCRIPTS)/run-mutants.py --build $(BUILD)
 
-# the syscall fuzzer under every design for SECONDS (make test runs it
-# for 10); SEED=S replays a seed it printed
+# the syscall fuzzer for SECONDS (make test runs it for 10) under every
+# design on the debug kernel, rcu and waitqueue on the KCSAN kernel;
+# SEED=S replays a seed it printed
 SECONDS ?= 60
-fuzz: initramfs
+fuzz: initramfs kcsan-kernel
 	@$(PYTHON) $(SCRIPTS)/run-tests.py --build $(BUILD) --only fuzz_then_node_works \
 		--timeout $$(($(SECONDS) + 900)) \
 		--append "SIGMOUSE_FUZZ_SECONDS=$(SECONDS)$(if $(SEED), SIGMOUSE_FUZZ_SEED=$(SEED))"
 
-# every configuration on every kernel and sanitizer: today one debug
-# kernel, so the same as make test
-test-all: test
 
 bench-smoke: initramfs
 	@SIGMOUSE_KERNEL=stock sh $(SCRIPTS)/build-kernel.sh

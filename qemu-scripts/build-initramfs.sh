@@ -1,10 +1,12 @@
 #!/bin/sh
-# Build the guest programs and pack them with busybox-static,
-# guest-apps/init.sh and bench.sh into build/initramfs.cpio.gz.
+# Build the guest programs and pack them with busybox-static, Debian's
+# stress-ng and the libraries it links, guest-apps/init.sh and bench.sh
+# into build/initramfs.cpio.gz.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 [ -x /bin/busybox ] || die "/bin/busybox missing: install busybox-static"
+[ -x /usr/bin/stress-ng ] || die "/usr/bin/stress-ng missing: install stress-ng"
 
 make -s -C "$top/guest-apps" KERNEL_TREE="$kernel_tree" OUT="$build/guest-apps"
 
@@ -15,6 +17,12 @@ cp /bin/busybox "$root/bin/busybox"
 cp "$top/guest-apps/init.sh" "$root/init"
 cp "$top/guest-apps/bench.sh" "$root/bench.sh"
 chmod +x "$root/init"
+cp /usr/bin/stress-ng "$root/bin/"
+# its shared libraries and the loader, at the paths it was linked with
+for lib in $(ldd /usr/bin/stress-ng | grep -o '/[^ ]*'); do
+	mkdir -p "$root${lib%/*}"
+	cp -L "$lib" "$root$lib"
+done
 for program in "$build"/guest-apps/*; do
 	case $program in *.o) continue ;; esac
 	cp "$program" "$root/bin/"

@@ -9,7 +9,8 @@
 # part and its debug section for the test kernel, its common part and
 # its bench section for the bench kernel (SIGMOUSE_KERNEL=bench); any
 # snippet line missing from the final .config fails the
-# build. SIGMOUSE_KERNEL=stock builds the bench configuration from the
+# build. SIGMOUSE_KERNEL=kcsan builds the data-race kernel: common part
+# and kcsan section. SIGMOUSE_KERNEL=stock builds the bench configuration from the
 # pristine tree, without the series and without the driver's option.
 # Arguments name other kbuild targets than bzImage.
 set -eu
@@ -50,13 +51,18 @@ if [ "$flavour" != stock ]; then
 fi
 
 snippet=$kernel_tree/.sigmouse-snippet
+# the snippet's common part, then the "# === <name> ... only" sections
+# this flavour takes
 case $flavour in
-test) sed '/^# === bench kernels only/,/^# === debug kernel only/{/^# === debug/!d}' \
-	"$top/Kconfig.snippet" >"$snippet.new" ;;
-bench) sed '/^# === debug kernel only/,$d' "$top/Kconfig.snippet" >"$snippet.new" ;;
-stock) sed -e '/^# === debug kernel only/,$d' -e '/^CONFIG_INPUT_SIGMOUSE=/d' \
-	"$top/Kconfig.snippet" >"$snippet.new" ;;
+test) sections=debug ;;
+bench|stock) sections=bench ;;
+kcsan) sections=kcsan ;;
 esac
+awk -v take="$sections" '
+	/^# === / { section = $3 }
+	section == "" || section == take
+' "$top/Kconfig.snippet" >"$snippet.new"
+[ "$flavour" != stock ] || sed -i '/^CONFIG_INPUT_SIGMOUSE=/d' "$snippet.new"
 mv "$snippet.new" "$snippet"
 config_stamp=$(content_hash "$snippet" "$kernel_tree/.sigmouse-patches")
 if [ "$(cat "$kernel_tree/.sigmouse-config" 2>/dev/null)" != "$config_stamp" ] ||

@@ -1,6 +1,7 @@
 #!/bin/sh
-# make check: checkpatch --strict on every patch and driver file, and
-# sparse on the driver and fs/fcntl.c. Any warning fails.
+# make check: checkpatch --strict on every patch and driver file, sparse
+# on the driver and fs/fcntl.c, and the host scripts' own tests
+# (qemu-scripts/test_*.py). Any warning fails.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -38,5 +39,10 @@ if [ -n "$sparse_out" ]; then
 	failed=1
 fi
 
+if ! out=$(cd "$top/qemu-scripts" && BUILD_DIR=$build python3 -m unittest -q test_*.py 2>&1); then
+	printf '%s\n' "$out" | tee -a "$report"
+	failed=1
+fi
+
 [ "$failed" -eq 0 ] || die "check failed; see $report"
-say "checkpatch --strict and sparse: clean"
+say "checkpatch --strict, sparse and the host scripts' tests: clean"

@@ -93,6 +93,18 @@ DESIGNS = {
     "waitqueue": "sigmouse.notify=waitqueue",
 }
 
+# The kernels the suites boot, each built in its tree by build-kernel.sh:
+# name -> (tree in the build directory, SIGMOUSE_KERNEL flavour, command
+# line). KCSAN watches one access in 100 rather than its default 4000:
+# the race in kill_fasync()'s empty-list test, a single load, was missed
+# in four boots at the default and found at 100
+# (docs/findings/kcsan-kill-fasync-quick-test.txt).
+KERNELS = {
+    "debug": ("linux", "test", ""),
+    "kcsan": ("linux-kcsan", "kcsan", "kcsan.skip_watch=100"),
+}
+BZIMAGE = "arch/x86/boot/bzImage"
+
 
 class Boot:
     """One QEMU run of the sigmouse kernel and initramfs."""

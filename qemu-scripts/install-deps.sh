@@ -6,7 +6,7 @@ set -eu
 
 packages="linux-source-6.1 qemu-system-x86 gcc make patch xz-utils bc flex bison
 libelf-dev libssl-dev ccache sparse busybox-static libevdev-dev pkg-config
-cpio python3 gnuplot-nox gcc-multilib
+cpio python3 gnuplot-nox gcc-multilib stress-ng
 qemu-system-gui xvfb xdotool x11-apps"
 
 missing=

@@ -1,9 +1,11 @@
-"""Tally KTAP results: "ok N name", "not ok N name # why", "ok N # SKIP why"."""
+"""Tally KTAP results: "ok N name", "not ok N name # why", "ok N # SKIP why",
+and the figures tests print as "# figure: <name> <number>"."""
 
 import re
 
 RESULT = re.compile(r"^(not )?ok (\d+)\b ?(.*)$")
 PLAN = re.compile(r"^1\.\.(\d+)$")
+FIGURE = re.compile(r"^# figure: (\S+) (-?\d+(?:\.\d+)?)$")
 
 
 class Tally:
@@ -13,10 +15,13 @@ class Tally:
         self.failed = []
         self.skipped = []
         self.numbers = []
+        self.figures = {}
 
     def feed(self, line):
         if m := PLAN.match(line):
             self.planned = int(m.group(1))
+        elif m := FIGURE.match(line):
+            self.figures[m.group(1)] = float(m.group(2))
         elif m := RESULT.match(line):
             failed, number, name = m.group(1), int(m.group(2)), m.group(3)
             self.numbers.append(number)
@@ -44,3 +49,7 @@ class Tally:
                 odd.append(f"result {n} is outside the plan 1..{self.planned}")
             seen.add(n)
         return odd
+
+    def figure_sum(self, prefix):
+        """The sum of the figures whose names start with prefix."""
+        return sum(v for k, v in self.figures.items() if k.startswith(prefix))

@@ -3,16 +3,19 @@
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
-# three kernels from one source: "test" (the debug kernel every suite
+# four kernels from one source: "test" (the debug kernel every suite
 # shares), "bench" (the same without the debug options, whose cost would
 # swamp what the benchmarks measure) and "stock" (the bench configuration
-# on pristine 6.1: no patches, no sigmouse; the bench's control)
+# on pristine 6.1: no patches, no sigmouse; the bench's control), and
+# "kcsan" (the test kernel with KCSAN for KASAN and lockdep: the two
+# sanitizers exclude each other)
 flavour=${SIGMOUSE_KERNEL:-test}
 case $flavour in
 test) kernel_tree=$build/linux ;;
 bench) kernel_tree=$build/linux-bench ;;
 stock) kernel_tree=$build/linux-stock ;;
-*) echo "SIGMOUSE_KERNEL must be test, bench or stock, not $flavour" >&2; exit 1 ;;
+kcsan) kernel_tree=$build/linux-kcsan ;;
+*) echo "SIGMOUSE_KERNEL must be test, bench, stock or kcsan, not $flavour" >&2; exit 1 ;;
 esac
 bzimage=$kernel_tree/arch/x86/boot/bzImage
 initramfs=$build/initramfs.cpio.gz

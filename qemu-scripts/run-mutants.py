@@ -3,14 +3,16 @@
 
 A mutant is the kit's kernel with one deliberate, plausible bug: a patch
 against the kernel tree, headed by the claim it breaks ("Breaks:"), the
-configuration to boot ("Boot:", a name from guest.DESIGNS) and the
+configuration to boot ("Boot:", a name from guest.DESIGNS), the
 suite's checks to run ("Checks:", test names, passed to sigio-test as
-SIGIO_TEST_ONLY on the command line). Each is applied to the test
-kernel's tree, built incrementally (only the touched file recompiles),
-booted, and judged killed when a check fails, the kernel reports a
-problem, or the boot times out; then it is reverted. At the end the
-kit's kernel is rebuilt as it was. Prints a table, mutant by mutant,
-and exits 1 if any survived.
+SIGIO_TEST_ONLY on the command line) and, if not the debug kernel, the
+kernel ("Kernel: kcsan" for a data race only KCSAN sees). Each is
+applied to that kernel's tree, built incrementally (only the touched
+file recompiles), booted, and judged killed when a check fails, the
+kernel reports a problem (a data race in stock code is none), or the
+boot times out; then it is reverted. At the end the kernels are rebuilt
+as they were. Prints a table, mutant by mutant, and exits 1 if any
+survived.
 """
 
 import argparse
@@ -18,7 +20,8 @@ import os
 import subprocess
 import sys
 
-from guest import DESIGNS, Boot, choose_accel
+from guest import BZIMAGE, DESIGNS, KERNELS, Boot, choose_accel
+from kcsan_filter import split_reports
 from ktap import Tally
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -34,10 +37,11 @@ def read_mutant(path):
                 break
             key, _, value = line.partition(": ")
             fields[key.strip().lower()] = value.strip()
+    fields.setdefault("kernel", "debug")
     missing = {"breaks", "boot", "checks"} - fields.keys()
-    if missing or fields["boot"] not in DESIGNS:
-        sys.exit(f"run-mutants: {path}: needs Breaks:, Boot: (one of {', '.join(DESIGNS)}) "
-                 f"and Checks: before the diff")
+    if missing or fields["boot"] not in DESIGNS or fields["kernel"] not in KERNELS:
+        sys.exit(f"run-mutants: {path}: needs Breaks:, Boot: (one of {', '.join(DESIGNS)}), "
+                 f"Checks: and optionally Kernel: (one of {', '.join(KERNELS)}) before the diff")
     return fields
 
 
@@ -46,24 +50,26 @@ def patch(tree, path, reverse=False):
     subprocess.run(cmd + (["-R"] if reverse else []), check=True)
 
 
-def build(build_dir, log):
-    """The tree's bzImage, incrementally, with the kit's compiler settings
+def build(build_dir, kernel, log):
+    """The kernel's bzImage, incrementally, with the kit's compiler settings
     but without build-kernel.sh, whose driver sync would undo a mutant."""
     with open(log, "a") as out:
         subprocess.run(["sh", "-c", '. "$0" && kernel_make -j"$(nproc)" bzImage', LIB],
                        check=True, stdout=out, stderr=subprocess.STDOUT,
-                       env=dict(os.environ, BUILD_DIR=os.path.abspath(build_dir)))
+                       env=dict(os.environ, BUILD_DIR=os.path.abspath(build_dir),
+                                SIGMOUSE_KERNEL=KERNELS[kernel][1]))
 
 
-def judge(name, fields, args, kernel, initrd, accel):
+def judge(name, fields, args, tree, initrd, accel):
     tally = Tally()
-    append = f"{DESIGNS[fields['boot']]} SIGIO_TEST_ONLY={fields['checks']}".strip()
-    boot = Boot(os.path.join(args.build, "mutants", name), kernel, initrd, "test",
-                append=append, smp=args.smp, accel=accel, timeout=args.timeout,
-                echo_channel=False)
+    append = " ".join(filter(None, [DESIGNS[fields["boot"]], KERNELS[fields["kernel"]][2],
+                                    f"SIGIO_TEST_ONLY={fields['checks']}"]))
+    boot = Boot(os.path.join(args.build, "mutants", name), os.path.join(tree, BZIMAGE),
+                initrd, "test", append=append, smp=args.smp, accel=accel,
+                timeout=args.timeout, echo_channel=False)
     boot.start()
     boot.serve(on_line=tally.feed)
-    reports = boot.reports()
+    reports, _ = split_reports(boot.reports(), tree)
     if tally.failed:
         return tally.failed[0].split(" #")[0]
     if reports:
@@ -83,32 +89,34 @@ def main():
     parser.add_argument("mutant", nargs="*", help="names in mutants/ (default: all)")
     args = parser.parse_args()
 
-    tree = os.path.join(args.build, "linux")
-    kernel = os.path.join(tree, "arch/x86/boot/bzImage")
     initrd = os.path.join(args.build, "initramfs.cpio.gz")
     log = os.path.join(args.build, "mutants", "build.log")
     os.makedirs(os.path.dirname(log), exist_ok=True)
     open(log, "w").close()
-    accel = choose_accel(args.build, kernel, initrd)
+    accel = choose_accel(args.build, os.path.join(args.build, KERNELS["debug"][0], BZIMAGE),
+                         initrd)
 
     names = args.mutant or sorted(f[:-len(".patch")] for f in os.listdir(MUTANTS)
                                   if f.endswith(".patch"))
-    rows = []
+    rows, built = [], set()
     try:
         for name in names:
             path = os.path.join(MUTANTS, f"{name}.patch")
             fields = read_mutant(path)
             print(f"# run-mutants: {name}: {fields['breaks']}", flush=True)
+            tree = os.path.join(args.build, KERNELS[fields["kernel"]][0])
+            built.add(fields["kernel"])
             patch(tree, path)
             try:
-                build(args.build, log)
-                killed_by = judge(name, fields, args, kernel, initrd, accel)
+                build(args.build, fields["kernel"], log)
+                killed_by = judge(name, fields, args, tree, initrd, accel)
             finally:
                 patch(tree, path, reverse=True)
             rows.append((name, fields["boot"], killed_by))
     finally:
-        print("# run-mutants: rebuilding the kit's kernel", flush=True)
-        build(args.build, log)
+        for kernel in sorted(built):
+            print(f"# run-mutants: rebuilding the kit's {kernel} kernel", flush=True)
+            build(args.build, kernel, log)
 
     print()
     print("| mutant | boot | killed by |")

@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
 """Boot the test kernel once per fasync configuration, run the guest suite
-in each, and judge it.
+in each, and judge it; then boot the data-race (KCSAN) kernel with the
+checks that load the node hardest, under rcu and waitqueue (every
+configuration with --all, as make test-all does).
 
 The suite's KTAP comes over the guest channel; QEMU's mice are moved when
 the suite asks. A configuration fails on any failed, missing, duplicate or
 skipped result, a plan other than the suite's size, a guest exit status
 other than the results imply, any kernel report in the console, or a
 timeout, except where expected-failures.txt names the failure with its
-reason. An expected failure that did not happen is a warning. The run
-ends with a table per configuration and the line "N passed, N failed,
-N skipped" over all of them: tests, with each problem that is not a
-test's result (a report, a timeout) counted as one failed test.
+reason. An expected failure that did not happen is a warning. On the
+KCSAN kernel a data race in stock code (kcsan_filter.py tells) is listed
+and saved, not failed. The run ends with a table per configuration, the
+figures the checks printed (load held, faults injected, stress-ng's
+bogo-ops, fuzz calls, reports, packets lost; also in
+build/test/figures.md), and the line "N passed, N failed, N skipped" over
+all of them: tests, with each problem that is not a test's result (a
+report, a timeout) counted as one failed test.
 
 Then (in a whole run: no --config, --only or --append) a boot with
 bogus options, and person_test.py uses make
@@ -24,7 +30,8 @@ import re
 import subprocess
 import sys
 
-from guest import DESIGNS as CONFIGS, Boot, choose_accel
+from guest import BZIMAGE, DESIGNS as CONFIGS, KERNELS, Boot, choose_accel
+from kcsan_filter import split_reports
 from ktap import Tally
 from person_test import TESTS as PERSON_TESTS
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -33,6 +40,13 @@ SUITE = os.path.join(HERE, "..", "guest-apps", "sigio-test.c")
 PERSON_TEST = os.path.join(HERE, "person_test.py")
 # results that may be "# SKIP" in a run with the host runner: none
 ALLOWED_SKIPS = ()
+# the debug kernel runs the whole suite under every design, the
+# data-race kernel (KCSAN) these checks under the designs the project
+# answers for (every design with --all: make test-all)
+KCSAN_DESIGNS = ("rcu", "waitqueue")
+KCSAN_CHECKS = ("fasync_churn_during_delivery", "stress_ng_beside_stream",
+                "fuzz_then_node_works", "teardown_during_delivery",
+                "pipe_teardown_during_delivery", "many_opens_one_list")
 
 
 def suite_size(only=None):
@@ -77,18 +91,21 @@ def matches(what, problem, body):
     return False
 
 
-def run_config(name, append, args, kernel, initrd, accel):
+def run_config(name, append, args, tree, initrd, accel, size):
+    """Boot once and judge it: (tally, [(problem, report lines)], the
+    stock code's data races)."""
     print(f"# run-tests: {name}: booting ({accel}, {args.smp} vCPUs) with "
           f"'{append or 'defaults'}'; console in {args.build}/test/{name}/console.log",
           flush=True)
     tally = Tally()
-    boot = Boot(os.path.join(args.build, "test", name), kernel, initrd, "test",
+    workdir = os.path.join(args.build, "test", name)
+    boot = Boot(workdir, os.path.join(tree, BZIMAGE), initrd, "test",
                 append=append, smp=args.smp, accel=accel, timeout=args.timeout)
     boot.start()
     boot.serve(on_line=tally.feed)
 
     # (problem, the report's lines for the reports)
-    problems = [(p, []) for p in ktap_problems(tally, args.suite_size)]
+    problems = [(p, []) for p in ktap_problems(tally, size)]
     if boot.timed_out:
         problems.append((f"timeout: the guest ran past {args.timeout} s", []))
     if boot.exit_status is None and not boot.timed_out:
@@ -96,8 +113,12 @@ def run_config(name, append, args, kernel, initrd, accel):
     elif boot.exit_status is not None and (boot.exit_status == 0) != (not tally.failed):
         problems.append((f"the suite exited {boot.exit_status} with "
                          f"{len(tally.failed)} failed tests", []))
-    problems += [(f"splat: {report[0]}", report) for report in boot.reports()]
-    return tally, problems
+    counted, stock = split_reports(boot.reports(), tree)
+    problems += [(f"splat: {report[0]}", report) for report in counted]
+    for i, report in enumerate(stock, 1):
+        with open(os.path.join(workdir, f"kcsan-stock-{i}.txt"), "w") as f:
+            f.write("\n".join(report) + "\n")
+    return tally, problems, stock
 
 
 def ktap_problems(tally, size):
@@ -151,9 +172,62 @@ def check_bad_options(args, kernel, initrd, accel):
     return problems
 
 
+def judge(name, problems, expected):
+    """Split a boot's problems into expected failures and fresh ones,
+    and say which expected failures did not happen."""
+    known = expected.get(name, [])
+    xfail, fresh, fired = [], [], set()
+    for problem, body in problems:
+        entry = next(((what, why) for what, why in known if matches(what, problem, body)), None)
+        if entry:
+            xfail.append((problem, entry[1]))
+            fired.add(entry[0])
+        else:
+            fresh.append(problem)
+    for p, why in xfail:
+        print(f"# run-tests: {name}: expected failure: {p}\n#   why: {why}")
+    for what, _ in known:
+        if what not in fired:
+            print(f"# run-tests: {name}: warning: the expected failure did not happen "
+                  f"this run: {what}")
+    return xfail, fresh
+
+
+FIGURE_COLUMNS = (
+    ("checks", lambda t, r: t.count()),
+    ("O_ASYNC toggles", lambda t, r: t.figures.get("churn.toggles", 0)),
+    ("opens", lambda t, r: t.figures.get("churn.opens", 0)),
+    ("owner changes", lambda t, r: t.figures.get("churn.owner_changes", 0)),
+    ("forks", lambda t, r: t.figures.get("churn.forks", 0)),
+    ("packets", lambda t, r: t.figure_sum("packets.")),
+    ("signals", lambda t, r: t.figures.get("churn.signals", 0)),
+    ("faults injected", lambda t, r: t.figure_sum("faults.")),
+    ("stress-ng bogo-ops", lambda t, r: t.figure_sum("bogo.")),
+    ("fuzz calls", lambda t, r: t.figures.get("fuzz.calls", 0)),
+    ("kernel reports", lambda t, r: r[0]),
+    ("stock races listed", lambda t, r: r[1]),
+    ("packets lost", lambda t, r: t.figure_sum("lost.")),
+)
+
+
+def figures_table(boots):
+    """Markdown: a row per boot, (name, tally, (kernel reports that
+    count, stock code's data races listed))."""
+    lines = ["| boot | " + " | ".join(c for c, _ in FIGURE_COLUMNS) + " |",
+             "| --- |" + " ---: |" * len(FIGURE_COLUMNS)]
+    for name, tally, reports in boots:
+        cells = [f"{value(tally, reports):.0f}" for _, value in FIGURE_COLUMNS]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--build", default="build")
+    parser.add_argument("--kernel", action="append", choices=KERNELS,
+                        help="boot only this kernel (repeatable)")
+    parser.add_argument("--all", action="store_true",
+                        help="every design on every kernel (make test-all)")
     parser.add_argument("--config", action="append", choices=CONFIGS,
                         help="run only this configuration (repeatable)")
     parser.add_argument("--timeout", type=int, default=900, help="seconds for one boot")
@@ -161,50 +235,50 @@ def main():
     parser.add_argument("--only", help="run only these checks (names, comma-separated)")
     parser.add_argument("--append", default="", help="more for the kernel command line")
     args = parser.parse_args()
-    args.suite_size = suite_size(args.only.split(",") if args.only else None)
-    args.append = " ".join(filter(None, [args.append, args.only and f"SIGIO_TEST_ONLY={args.only}"]))
+    only = args.only.split(",") if args.only else None
 
-    kernel = os.path.join(args.build, "linux/arch/x86/boot/bzImage")
     initrd = os.path.join(args.build, "initramfs.cpio.gz")
-    accel = choose_accel(args.build, kernel, initrd)
+    accel = choose_accel(args.build, os.path.join(args.build, KERNELS["debug"][0], BZIMAGE),
+                         initrd)
     expected = load_expected()
 
-    rows, unexpected, passed, skipped = [], [], 0, 0
-    for name in args.config or CONFIGS:
-        append = " ".join(filter(None, [CONFIGS[name], args.append]))
-        tally, problems = run_config(name, append, args, kernel, initrd, accel)
-        known = expected.get(name, [])
-        xfail, fresh, fired = [], [], set()
-        for problem, body in problems:
-            entry = next(((what, why) for what, why in known
-                          if matches(what, problem, body)), None)
-            if entry:
-                xfail.append((problem, entry[1]))
-                fired.add(entry[0])
-            else:
-                fresh.append(problem)
-        unexpected += [f"{name}: {p}" for p in fresh]
-        for p, why in xfail:
-            print(f"# run-tests: {name}: expected failure: {p}\n#   why: {why}")
-        for what, _ in known:
-            if what not in fired:
-                print(f"# run-tests: {name}: warning: the expected failure did not happen "
-                      f"this run: {what}")
-        passed += len(tally.passed)
-        skipped += len(tally.skipped)
-        rows.append((name, len(tally.passed), len(tally.failed), len(tally.skipped), len(xfail),
-                     "FAIL" if fresh else ("xfail" if xfail else "pass")))
+    rows, boots, unexpected, passed, skipped = [], [], [], 0, 0
+    for kernel in args.kernel or KERNELS:
+        tree = os.path.join(args.build, KERNELS[kernel][0])
+        checks = only if kernel == "debug" else [
+            c for c in KCSAN_CHECKS if only is None or c in only]
+        if not checks and only is not None:
+            continue
+        size = suite_size(checks)
+        designs = CONFIGS if kernel == "debug" or args.all else KCSAN_DESIGNS
+        for design in args.config or designs:
+            name = design if kernel == "debug" else f"{kernel}/{design}"
+            append = " ".join(filter(None, [
+                CONFIGS[design], KERNELS[kernel][2], args.append,
+                checks and f"SIGIO_TEST_ONLY={','.join(checks)}"]))
+            tally, problems, stock = run_config(name, append, args, tree, initrd, accel, size)
+            for report in stock:
+                print(f"# run-tests: {name}: data race in stock code, listed, not failed: "
+                      f"{report[0]}")
+            xfail, fresh = judge(name, problems, expected)
+            unexpected += [f"{name}: {p}" for p in fresh]
+            passed += len(tally.passed)
+            skipped += len(tally.skipped)
+            reports = sum(p.startswith("splat: ") for p, _ in problems)
+            boots.append((name, tally, (reports, len(stock))))
+            rows.append((name, len(tally.passed), len(tally.failed), len(tally.skipped),
+                         len(xfail), "FAIL" if fresh else ("xfail" if xfail else "pass")))
 
     # the rest belongs to a whole run
-    whole = not args.config and not args.only and not args.append
-    problems = check_bad_options(args, kernel, initrd, accel) if whole else []
-    unexpected += [f"bad-options: {p}" for p in problems]
-    passed += whole and not problems
+    whole = not args.kernel and not args.config and not args.only and not args.append
     if whole:
+        kernel = os.path.join(args.build, KERNELS["debug"][0], BZIMAGE)
+        problems = check_bad_options(args, kernel, initrd, accel)
+        unexpected += [f"bad-options: {p}" for p in problems]
+        passed += not problems
         rows.append(("bad-options", int(not problems), int(bool(problems)), 0, 0,
                      "FAIL" if problems else "pass"))
 
-    if whole:
         tally, problems = run_person_test(args)
         unexpected += [f"person: {p}" for p in problems]
         passed += len(tally.passed)
@@ -213,10 +287,14 @@ def main():
                      "FAIL" if problems else "pass"))
 
     print()
-    print(f"{'config':<12} {'passed':>6} {'failed':>6} {'skipped':>7} {'xfail':>5}  result")
+    print(f"{'config':<16} {'passed':>6} {'failed':>6} {'skipped':>7} {'xfail':>5}  result")
     for row in rows:
-        print(f"{row[0]:<12} {row[1]:>6} {row[2]:>6} {row[3]:>7} {row[4]:>5}  {row[5]}")
+        print(f"{row[0]:<16} {row[1]:>6} {row[2]:>6} {row[3]:>7} {row[4]:>5}  {row[5]}")
     print()
+    table = figures_table(boots)
+    with open(os.path.join(args.build, "test", "figures.md"), "w") as f:
+        f.write(table)
+    print(table)
     for u in unexpected:
         print(f"FAIL: {u}")
     # every unexplained problem is one failure: a test, a splat, a timeout
