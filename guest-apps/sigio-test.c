@@ -608,6 +608,20 @@ TEST_F(node, frame_state_after_reopen)
  * A 32-bit process on the same node: the UAPI structs through the compat
  * ioctl, 32-bit reads and 32-bit siginfo (guest-apps/sigmouse-compat32.c).
  */
+/* the next line of the text at *cursor, cut at its newline; NULL at its end */
+static char *next_line(char **cursor)
+{
+	char *line = *cursor, *end;
+
+	if (!line || !*line)
+		return NULL;
+	end = strchr(line, '\n');
+	if (end)
+		*end++ = '\0';
+	*cursor = end;
+	return line;
+}
+
 /*
  * Run a guest program, argv[0] its path, with its stdout and stderr on
  * a pipe whose read end goes to pipefd[0]. Returns its pid, or -1.
@@ -1132,7 +1146,7 @@ TEST_F_TIMEOUT(node, fuzz_then_node_works, 3600)
 {
 	const char *seconds = getenv("SIGMOUSE_FUZZ_SECONDS");
 	const char *seed = getenv("SIGMOUSE_FUZZ_SEED");
-	char out[4096] = "", *line, *next;
+	char out[4096] = "", *line, *cursor;
 	int pipefd[2], status;
 	size_t len = 0;
 	ssize_t n;
@@ -1146,10 +1160,7 @@ TEST_F_TIMEOUT(node, fuzz_then_node_works, 3600)
 		len += n;
 	close(pipefd[0]);
 	ASSERT_EQ(child, waitpid(child, &status, 0));
-	for (line = out; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
+	for (cursor = out; (line = next_line(&cursor));) {
 		TH_LOG("%s", line);
 		fuzz_figures(line);
 	}
@@ -1173,15 +1184,12 @@ TEST_F_TIMEOUT(node, fuzz_then_node_works, 3600)
  */
 static int stress_ng_figures(char *out)
 {
-	char *line, *next, name[32];
+	char *line, *cursor, name[32];
 	double times[5];
 	int working = 0;
 	long ops;
 
-	for (line = out; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
+	for (cursor = out; (line = next_line(&cursor));) {
 		/* "<stressor> <bogo ops> <real> <usr> <sys> <ops/s> <ops/s>" */
 		if (sscanf(line, "stress-ng: metrc: [%*d] %31s %ld %lf %lf %lf %lf %lf", name,
 			   &ops, &times[0], &times[1], &times[2], &times[3], &times[4]) == 7) {
