@@ -5,8 +5,9 @@ A mutant is the kit's kernel with one deliberate, plausible bug: a patch
 against the kernel tree, headed by the claim it breaks ("Breaks:"), the
 configuration to boot ("Boot:", a name from guest.DESIGNS), the
 suite's checks to run ("Checks:", test names, passed to sigio-test as
-SIGIO_TEST_ONLY on the command line) and, if not the debug kernel, the
-kernel ("Kernel: kcsan" for a data race only KCSAN sees). Each is
+SIGIO_TEST_ONLY on the command line), if not the debug kernel, the
+kernel ("Kernel: kcsan" for a data race only KCSAN sees) and, if the
+boot needs more on its command line, that ("Append:"). Each is
 applied to that kernel's tree, built incrementally (only the touched
 file recompiles), booted, and judged killed when a check fails, the
 kernel reports a problem (a data race in stock code is none), or the
@@ -38,10 +39,12 @@ def read_mutant(path):
             key, _, value = line.partition(": ")
             fields[key.strip().lower()] = value.strip()
     fields.setdefault("kernel", "debug")
+    fields.setdefault("append", "")
     missing = {"breaks", "boot", "checks"} - fields.keys()
     if missing or fields["boot"] not in DESIGNS or fields["kernel"] not in KERNELS:
         sys.exit(f"run-mutants: {path}: needs Breaks:, Boot: (one of {', '.join(DESIGNS)}), "
-                 f"Checks: and optionally Kernel: (one of {', '.join(KERNELS)}) before the diff")
+                 f"Checks: and optionally Kernel: (one of {', '.join(KERNELS)}) and Append: "
+                 "before the diff")
     return fields
 
 
@@ -64,6 +67,7 @@ def judge(name, fields, args, tree, initrd, accel):
     tally = Tally()
     # no kmemleak scans at the end (8 s a boot): no mutant is a leak
     append = " ".join(filter(None, [DESIGNS[fields["boot"]], KERNELS[fields["kernel"]][2],
+                                    fields["append"],
                                     f"SIGIO_TEST_ONLY={fields['checks']}",
                                     "sigmouse_leak_scan=0"]))
     boot = Boot(os.path.join(args.build, "mutants", name), os.path.join(tree, BZIMAGE),
