@@ -8,7 +8,7 @@ export BUILD_DIR := $(abspath $(BUILD))
 PYTHON := python3
 SCRIPTS := qemu-scripts
 
-.PHONY: all deps kernel kcsan-kernel initramfs run test test-all check disasm mutants fuzz bench bench-smoke clean
+.PHONY: all deps kernel kcsan-kernel initramfs run test test-all check disasm mutants fuzz bench bench-smoke atlas-report clean
 
 all: initramfs
 
@@ -33,11 +33,10 @@ run: initramfs
 
 # every kind of check: the checks, the default path's disassembly against
 # stock, a seconds-long bench run to keep make bench working (no stock
-# kernel), the
-# mutants, then the guest suite on the debug kernel under all four
-# designs, its stress checks on the KCSAN kernel under rcu and
-# waitqueue, and make run used as a person would (window under Xvfb,
-# terminal on a pty)
+# kernel), the mutants, then the guest suite and the SIGIO atlas on the
+# debug kernel under all four designs, the suite's stress checks on the
+# KCSAN kernel under rcu, and make run used as a person would (window
+# under Xvfb, terminal on a pty)
 test: check disasm initramfs kcsan-kernel bench-smoke mutants
 	@$(PYTHON) $(SCRIPTS)/run-tests.py --build $(BUILD)
 
@@ -91,6 +90,11 @@ check: kernel
 disasm: deps
 	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/build-kernel.sh fs/fcntl.o
 	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/disasm.sh
+
+# docs/sigio-atlas.md from the atlas's results in the last make test's
+# boots (build/test/<design>/channel.log)
+atlas-report:
+	@$(PYTHON) $(SCRIPTS)/atlas_report.py --build $(BUILD) --output docs/sigio-atlas.md
 
 clean:
 	rm -rf $(BUILD)

@@ -8,6 +8,8 @@ export PATH=/bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
+mkdir -p /dev/pts
+mount -t devpts devpts /dev/pts
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tracefs tracefs /sys/kernel/tracing
 
@@ -37,8 +39,13 @@ show_and_send() {
 set -o pipefail
 case "${sigmouse_run:-shell}" in
 test)
-	sigio-test >"$channel" 2>&1
-	rc=$?
+	# sigmouse_suites=a,b: the test programs to run, each announced on
+	# the channel so that the runner tallies their KTAP apart
+	rc=0
+	for suite in $(echo "${sigmouse_suites:-sigio-test}" | tr , ' '); do
+		echo "# suite: $suite" >"$channel"
+		"$suite" >"$channel" 2>&1 || rc=1
+	done
 	# sigmouse_leak_scan=0: the mutants' boots, which no leak kills
 	if [ -e /sys/kernel/debug/kmemleak ] && [ "${sigmouse_leak_scan:-1}" != 0 ]; then
 		# kmemleak only reports objects it has seen unreferenced twice

@@ -32,6 +32,7 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include "kselftest_harness.h"
 #pragma GCC diagnostic pop
+#include "harness-only.h"
 #include "mouse-source.h"
 #include "sigmouse-node.h"
 
@@ -2112,31 +2113,11 @@ TEST_F(virtio_unplug, unplug_then_replug)
  * passes it to init's environment) runs only the tests of those names,
  * in every variant: a mutant boot runs the checks that can kill it.
  */
-static void keep_only(const char *only)
-{
-	struct __fixture_metadata *f;
-	struct __test_metadata **link;
-	char names[512];
-
-	snprintf(names, sizeof(names), ",%s,", only);
-	for (f = __fixture_list; f; f = f->next) {
-		for (link = &f->tests; *link; ) {
-			char name[128];
-
-			snprintf(name, sizeof(name), ",%s,", (*link)->name);
-			if (strstr(names, name))
-				link = &(*link)->next;
-			else
-				*link = (*link)->next;
-		}
-	}
-}
-
 int main(int argc, char **argv)
 {
 	const char *only = getenv("SIGIO_TEST_ONLY");
 
 	if (only && *only)
-		keep_only(only);
+		harness_keep_tests(only);
 	return test_harness_run(argc, argv);
 }

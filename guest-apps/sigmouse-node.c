@@ -63,9 +63,8 @@ int sigmouse_node_wait(const char *name_part, int timeout_ms,
 	}
 }
 
-/* The first entry of syspath named prefix*, as a node in dev_dir. */
-static int node_of_input(const char *syspath, const char *prefix,
-			 const char *dev_dir, char *path, size_t len)
+int input_node_of(const char *syspath, const char *prefix,
+		  const char *dev_dir, char *path, size_t len)
 {
 	DIR *dir = opendir(syspath);
 	struct dirent *d;
@@ -85,12 +84,12 @@ static int node_of_input(const char *syspath, const char *prefix,
 
 int sigmouse_node_of_input(const char *input_syspath, char *path, size_t len)
 {
-	return node_of_input(input_syspath, "sigmouse", "/dev", path, len);
+	return input_node_of(input_syspath, "sigmouse", "/dev", path, len);
 }
 
 int evdev_node_of_input(const char *input_syspath, char *path, size_t len)
 {
-	return node_of_input(input_syspath, "event", "/dev/input", path, len);
+	return input_node_of(input_syspath, "event", "/dev/input", path, len);
 }
 
 int sigmouse_node_info(int fd, struct sigmouse_info *info)

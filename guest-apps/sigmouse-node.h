@@ -16,6 +16,13 @@ int sigmouse_node_wait(const char *name_part, int timeout_ms,
 /* The node of the input device at sysfs path input_syspath. */
 int sigmouse_node_of_input(const char *input_syspath, char *path, size_t len);
 
+/*
+ * The node in dev_dir of the first entry of input_syspath named prefix*:
+ * a handler's node for the device (js, mouse, event...).
+ */
+int input_node_of(const char *input_syspath, const char *prefix,
+		  const char *dev_dir, char *path, size_t len);
+
 /* Its evdev node, /dev/input/eventN: the in-tree peer for benchmarks. */
 int evdev_node_of_input(const char *input_syspath, char *path, size_t len);
 

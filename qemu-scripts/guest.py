@@ -105,6 +105,12 @@ KERNELS = {
 }
 BZIMAGE = "arch/x86/boot/bzImage"
 
+# The test programs a test boot runs one after the other
+# (sigmouse_suites=a,b on the command line), each with the variable that
+# narrows it to some of its tests: the node's suite (test names) and the
+# SIGIO atlas of the kernel's other fasync users (variant names).
+SUITES = {"sigio-test": "SIGIO_TEST_ONLY", "sigio-atlas": "SIGIO_ATLAS_ONLY"}
+
 
 class Boot:
     """One QEMU run of the sigmouse kernel and initramfs."""

@@ -1,11 +1,13 @@
 """Tally KTAP results: "ok N name", "not ok N name # why", "ok N # SKIP why",
-and the figures tests print as "# figure: <name> <number>"."""
+and the figures tests print as "# figure: <name> <number>"; several
+programs' KTAP on one line, each after its "# suite: <program>"."""
 
 import re
 
 RESULT = re.compile(r"^(not )?ok (\d+)\b ?(.*)$")
 PLAN = re.compile(r"^1\.\.(\d+)$")
 FIGURE = re.compile(r"^# figure: (\S+) (-?\d+(?:\.\d+)?)$")
+SUITE = re.compile(r"^# suite: (\S+)$")
 
 
 class Tally:
@@ -53,3 +55,22 @@ class Tally:
     def figure_sum(self, prefix):
         """The sum of the figures whose names start with prefix."""
         return sum(v for k, v in self.figures.items() if k.startswith(prefix))
+
+
+class Suites:
+    """A Tally per program, in the order their "# suite:" lines came;
+    lines before the first go to the first suite named."""
+
+    def __init__(self, first):
+        self.tallies = {first: Tally()}
+        self.current = self.tallies[first]
+
+    def feed(self, line):
+        if m := SUITE.match(line):
+            self.current = self.tallies.setdefault(m.group(1), Tally())
+        else:
+            self.current.feed(line)
+
+    def total(self, attribute):
+        """All suites' results of one kind: passed, failed or skipped."""
+        return [r for t in self.tallies.values() for r in getattr(t, attribute)]

@@ -4,8 +4,9 @@
 A mutant is the kit's kernel with one deliberate, plausible bug: a patch
 against the kernel tree, headed by the claim it breaks ("Breaks:"), the
 configuration to boot ("Boot:", a name from guest.DESIGNS), the
-suite's checks to run ("Checks:", test names, passed to sigio-test as
-SIGIO_TEST_ONLY on the command line), if not the debug kernel, the
+checks to run ("Checks:", test names of sigio-test, passed as
+SIGIO_TEST_ONLY on the command line; variant names with "Suite:
+sigio-atlas", passed as SIGIO_ATLAS_ONLY), if not the debug kernel, the
 kernel ("Kernel: kcsan" for a data race only KCSAN sees) and, if the
 boot needs more on its command line, that ("Append:"). Each is
 applied to that kernel's tree, built incrementally (only the touched
@@ -21,7 +22,7 @@ import os
 import subprocess
 import sys
 
-from guest import BZIMAGE, DESIGNS, KERNELS, Boot, choose_accel
+from guest import BZIMAGE, DESIGNS, KERNELS, SUITES, Boot, choose_accel
 from kcsan_filter import split_reports
 from ktap import Tally
 
@@ -40,11 +41,13 @@ def read_mutant(path):
             fields[key.strip().lower()] = value.strip()
     fields.setdefault("kernel", "debug")
     fields.setdefault("append", "")
+    fields.setdefault("suite", "sigio-test")
     missing = {"breaks", "boot", "checks"} - fields.keys()
-    if missing or fields["boot"] not in DESIGNS or fields["kernel"] not in KERNELS:
+    if (missing or fields["boot"] not in DESIGNS or fields["kernel"] not in KERNELS
+            or fields["suite"] not in SUITES):
         sys.exit(f"run-mutants: {path}: needs Breaks:, Boot: (one of {', '.join(DESIGNS)}), "
-                 f"Checks: and optionally Kernel: (one of {', '.join(KERNELS)}) and Append: "
-                 "before the diff")
+                 f"Checks: and optionally Kernel: (one of {', '.join(KERNELS)}), Suite: "
+                 f"(one of {', '.join(SUITES)}) and Append: before the diff")
     return fields
 
 
@@ -67,8 +70,8 @@ def judge(name, fields, args, tree, initrd, accel):
     tally = Tally()
     # no kmemleak scans at the end (8 s a boot): no mutant is a leak
     append = " ".join(filter(None, [DESIGNS[fields["boot"]], KERNELS[fields["kernel"]][2],
-                                    fields["append"],
-                                    f"SIGIO_TEST_ONLY={fields['checks']}",
+                                    fields["append"], f"sigmouse_suites={fields['suite']}",
+                                    f"{SUITES[fields['suite']]}={fields['checks']}",
                                     "sigmouse_leak_scan=0"]))
     boot = Boot(os.path.join(args.build, "mutants", name), os.path.join(tree, BZIMAGE),
                 initrd, "test", append=append, smp=args.smp, accel=accel,

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Boot the test kernel once per fasync configuration, run the guest suite
-in each, and judge it; then boot the data-race (KCSAN) kernel with the
-checks that load the node hardest, under rcu (every configuration with
---all, as make test-all does).
+and the SIGIO atlas in each, and judge them; then boot the data-race
+(KCSAN) kernel with the suite's checks that load the node hardest, under
+rcu (every configuration with --all, as make test-all does).
 
-The suite's KTAP comes over the guest channel; QEMU's mice are moved when
-the suite asks. A configuration fails on any failed, missing, duplicate or
+The programs' KTAP comes over the guest channel, each after its
+"# suite:" line; QEMU's mice are moved when the suite asks. A configuration fails on any failed, missing, duplicate or
 skipped result, a plan other than the suite's size, a guest exit status
 other than the results imply, any kernel report in the console, or a
 timeout, except where expected-failures.txt names the failure with its
@@ -30,16 +30,17 @@ import re
 import subprocess
 import sys
 
-from guest import BZIMAGE, DESIGNS as CONFIGS, KERNELS, Boot, choose_accel
+from guest import BZIMAGE, DESIGNS as CONFIGS, KERNELS, SUITES, Boot, choose_accel
 from kcsan_filter import split_reports
-from ktap import Tally
+from ktap import Suites, Tally
 from person_test import TESTS as PERSON_TESTS
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXPECTED = os.path.join(HERE, "expected-failures.txt")
-SUITE = os.path.join(HERE, "..", "guest-apps", "sigio-test.c")
+GUEST_APPS = os.path.join(HERE, "..", "guest-apps")
+# every boot runs the node's suite, a whole debug boot the atlas too:
+# the debug kernel alone has the atlas's sources
+NODE_SUITE = "sigio-test"
 PERSON_TEST = os.path.join(HERE, "person_test.py")
-# results that may be "# SKIP" in a run with the host runner: none
-ALLOWED_SKIPS = ()
 # the debug kernel runs the whole suite under every design, the
 # data-race kernel (KCSAN) these checks under today's design (every
 # design with --all: make test-all; the hour CI has allows one boot)
@@ -49,10 +50,10 @@ KCSAN_CHECKS = ("fasync_churn_during_delivery", "stress_ng_beside_stream",
                 "pipe_teardown_during_delivery", "many_opens_one_list")
 
 
-def suite_size(only=None):
-    """Tests in sigio-test.c (of the names in only, if given): each
+def suite_size(suite, only=None):
+    """Tests in a suite's source (of the names in only, if given): each
     fixture's tests times its variants."""
-    with open(SUITE) as f:
+    with open(os.path.join(GUEST_APPS, f"{suite}.c")) as f:
         text = f.read()
     tests, variants = {}, {}
     for fixture, name in re.findall(r"^TEST_F(?:_TIMEOUT)?\((\w+), (\w+)", text, re.M):
@@ -80,51 +81,63 @@ def matches(what, problem, body):
     "test: <name>" names a failed test; "splat: <header> + <text> + ..."
     a report whose first line holds the header and whose lines hold each
     text (the locks, say), so that another report with the same header is
-    not taken for it.
+    not taken for it. "<header> or <header>": lockdep names one finding
+    by whichever of its two lock orders it saw first.
     """
     kind, _, text = what.partition(": ")
     if kind == "test":
         return problem == f"not ok: {text}"
     if kind == "splat" and problem.startswith("splat: "):
-        header, *needed = (t.strip() for t in text.split(" + "))
-        return header in problem and all(any(n in line for line in body) for n in needed)
+        headers, *needed = (t.strip() for t in text.split(" + "))
+        return (any(h in problem for h in headers.split(" or "))
+                and all(any(n in line for line in body) for n in needed))
     return False
 
 
-def run_config(name, append, args, tree, initrd, accel, size):
-    """Boot once and judge it: (tally, [(problem, report lines)], the
+def run_config(name, append, args, tree, initrd, accel, sizes):
+    """Boot once, running the suites sizes names (suite -> results
+    expected), and judge it: (suites, [(problem, report lines)], the
     stock code's data races)."""
     print(f"# run-tests: {name}: booting ({accel}, {args.smp} vCPUs) with "
           f"'{append or 'defaults'}'; console in {args.build}/test/{name}/console.log",
           flush=True)
-    tally = Tally()
+    suites = Suites(NODE_SUITE)
     workdir = os.path.join(args.build, "test", name)
     boot = Boot(workdir, os.path.join(tree, BZIMAGE), initrd, "test",
-                append=append, smp=args.smp, accel=accel, timeout=args.timeout)
+                append=f"{append} sigmouse_suites={','.join(sizes)}", smp=args.smp,
+                accel=accel, timeout=args.timeout)
     boot.start()
-    boot.serve(on_line=tally.feed)
+    boot.serve(on_line=suites.feed)
 
-    # (problem, the report's lines for the reports)
-    problems = [(p, []) for p in ktap_problems(tally, size)]
+    # (problem, the report's lines for the reports); the first suite's
+    # problems unprefixed, as expected-failures.txt names them
+    problems = []
+    for suite, size in sizes.items():
+        prefix = "" if suite == NODE_SUITE else f"{suite}: "
+        tally = suites.tallies.get(suite, Tally())
+        problems += [(prefix + p, []) for p in ktap_problems(tally, size)]
+    failed = suites.total("failed")
     if boot.timed_out:
         problems.append((f"timeout: the guest ran past {args.timeout} s", []))
     if boot.exit_status is None and not boot.timed_out:
         problems.append(("the guest stopped before its init finished", []))
-    elif boot.exit_status is not None and (boot.exit_status == 0) != (not tally.failed):
-        problems.append((f"the suite exited {boot.exit_status} with "
-                         f"{len(tally.failed)} failed tests", []))
+    elif boot.exit_status is not None and (boot.exit_status == 0) != (not failed):
+        problems.append((f"the suites exited {boot.exit_status} with "
+                         f"{len(failed)} failed tests", []))
     counted, stock = split_reports(boot.reports(), tree)
     problems += [(f"splat: {report[0]}", report) for report in counted]
     for i, report in enumerate(stock, 1):
         with open(os.path.join(workdir, f"kcsan-stock-{i}.txt"), "w") as f:
             f.write("\n".join(report) + "\n")
-    return tally, problems, stock
+    return suites, problems, stock
 
 
 def ktap_problems(tally, size):
-    """What is wrong with a KTAP run of size tests, going by its results."""
+    """What is wrong with a KTAP run of size tests, going by its results:
+    a skip too, since the debug kernel has every source the suites use
+    and the runner drives QEMU's."""
     problems = [f"not ok: {t}" for t in tally.failed]
-    problems += [f"skipped: {t}" for t in tally.skipped if t not in ALLOWED_SKIPS]
+    problems += [f"skipped: {t}" for t in tally.skipped]
     problems += tally.irregular()
     if tally.planned is None:
         problems.append("no KTAP plan")
@@ -241,6 +254,11 @@ def main():
     accel = choose_accel(args.build, os.path.join(args.build, KERNELS["debug"][0], BZIMAGE),
                          initrd)
     expected = load_expected()
+    # the commit the boots ran, for reports made from their logs later
+    os.makedirs(os.path.join(args.build, "test"), exist_ok=True)
+    with open(os.path.join(args.build, "test", "revision"), "w") as f:
+        f.write(subprocess.run(["git", "-C", HERE, "describe", "--always", "--dirty"],
+                               capture_output=True, text=True).stdout.strip() or "unknown")
 
     rows, boots, unexpected, passed, skipped = [], [], [], 0, 0
     for kernel in args.kernel or KERNELS:
@@ -249,25 +267,29 @@ def main():
             c for c in KCSAN_CHECKS if only is None or c in only]
         if not checks and only is not None:
             continue
-        size = suite_size(checks)
+        # a whole debug boot runs the atlas too
+        suites = list(SUITES) if kernel == "debug" and only is None else [NODE_SUITE]
+        sizes = {s: suite_size(s, checks if s == NODE_SUITE else None) for s in suites}
         designs = CONFIGS if kernel == "debug" or args.all else KCSAN_DESIGNS
         for design in args.config or designs:
             name = design if kernel == "debug" else f"{kernel}/{design}"
             append = " ".join(filter(None, [
                 CONFIGS[design], KERNELS[kernel][2], args.append,
                 checks and f"SIGIO_TEST_ONLY={','.join(checks)}"]))
-            tally, problems, stock = run_config(name, append, args, tree, initrd, accel, size)
+            suites, problems, stock = run_config(name, append, args, tree, initrd, accel,
+                                                 sizes)
             for report in stock:
                 print(f"# run-tests: {name}: data race in stock code, listed, not failed: "
                       f"{report[0]}")
             xfail, fresh = judge(name, problems, expected)
             unexpected += [f"{name}: {p}" for p in fresh]
-            passed += len(tally.passed)
-            skipped += len(tally.skipped)
+            passed += len(suites.total("passed"))
+            skipped += len(suites.total("skipped"))
             reports = sum(p.startswith("splat: ") for p, _ in problems)
-            boots.append((name, tally, (reports, len(stock))))
-            rows.append((name, len(tally.passed), len(tally.failed), len(tally.skipped),
-                         len(xfail), "FAIL" if fresh else ("xfail" if xfail else "pass")))
+            boots.append((name, suites.tallies[NODE_SUITE], (reports, len(stock))))
+            rows.append((name, len(suites.total("passed")), len(suites.total("failed")),
+                         len(suites.total("skipped")), len(xfail),
+                         "FAIL" if fresh else ("xfail" if xfail else "pass")))
 
     # the rest belongs to a whole run
     whole = not args.kernel and not args.config and not args.only and not args.append
