@@ -95,6 +95,9 @@ def main():
     parser.add_argument("--build", default="build")
     parser.add_argument("--timeout", type=int, default=300, help="seconds for one boot")
     parser.add_argument("--smp", type=int, default=2)
+    parser.add_argument("--kernel", action="append", choices=KERNELS,
+                        help="only the mutants of this kernel (repeatable; default: every "
+                             "kernel)")
     parser.add_argument("mutant", nargs="*", help="names in mutants/ (default: all)")
     args = parser.parse_args()
 
@@ -112,6 +115,10 @@ def main():
         for name in names:
             path = os.path.join(MUTANTS, f"{name}.patch")
             fields = read_mutant(path)
+            if args.kernel and fields["kernel"] not in args.kernel:
+                print(f"# run-mutants: {name}: not run, a {fields['kernel']} kernel mutant",
+                      flush=True)
+                continue
             print(f"# run-mutants: {name}: {fields['breaks']}", flush=True)
             tree = os.path.join(args.build, KERNELS[fields["kernel"]][0])
             built.add(fields["kernel"])
