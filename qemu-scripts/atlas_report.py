@@ -19,7 +19,7 @@ import re
 import sys
 
 from guest import DESIGNS
-from ktap import RESULT, Suites
+from ktap import RESULT, SUITE as SUITE_LINE
 
 ATLAS = re.compile(r"^# atlas: (\{.*\})$")
 # the harness names a test when it starts it; a skip's result line
@@ -34,16 +34,15 @@ CHECKS = ("rt_signal", "setsig_sigio", "plain_sigio", "setown_ex_thread", "async
 def read_boot(path):
     """[(record or None, test name, "ok"/"not ok"/"skip", skip reason)]
     of the atlas in one boot's channel log."""
-    results, record, running = [], None, ""
-    suites = Suites("sigio-test")
+    results, record, running, in_atlas = [], None, "", False
     with open(path, errors="replace") as f:
         for line in f:
             line = line.rstrip("\n")
-            suites.feed(line)
-            in_atlas = suites.current is suites.tallies.get(SUITE)
-            if not in_atlas:
+            if m := SUITE_LINE.match(line):
+                in_atlas = m.group(1) == SUITE
+            elif not in_atlas:
                 continue
-            if m := RUN.match(line):
+            elif m := RUN.match(line):
                 running = m.group(1)
             elif m := ATLAS.match(line):
                 record = json.loads(m.group(1))
