@@ -8,7 +8,7 @@ export BUILD_DIR := $(abspath $(BUILD))
 PYTHON := python3
 SCRIPTS := qemu-scripts
 
-.PHONY: all deps kernel kcsan-kernel initramfs run test test-all check disasm mutants fuzz bench bench-smoke atlas-report clean
+.PHONY: all deps kernel kcsan-kernel initramfs run test test-all check series check-series disasm mutants fuzz bench bench-smoke atlas-report clean
 
 all: initramfs
 
@@ -31,21 +31,22 @@ kcsan-kernel: deps
 run: initramfs
 	@$(PYTHON) $(SCRIPTS)/run.py --build $(BUILD)
 
-# every kind of check: the checks, the default path's disassembly against
-# stock, a seconds-long bench run to keep make bench working (no stock
-# kernel), the mutants, then the guest suite and the SIGIO atlas on the
-# debug kernel under all four designs, the suite's stress checks on the
-# KCSAN kernel under rcu, and make run used as a person would (window
-# under Xvfb, terminal on a pty)
-test: check disasm initramfs kcsan-kernel bench-smoke mutants
+# every kind of check: sparse and the host scripts' tests, the exported
+# series' checks (git am, checkpatch, its prefixes built one by one in a
+# non-debug tree), the default path's disassembly against stock, a
+# seconds-long bench run to keep make bench working (no stock kernel),
+# the mutants, then the KUnit suites and the guest suite on the debug
+# kernel under all four designs, the SIGIO atlas under rcu, and make run
+# used as a person would (window under Xvfb, terminal on a pty)
+test: check check-series disasm initramfs bench-smoke mutants
 	@$(PYTHON) $(SCRIPTS)/run-tests.py --build $(BUILD)
 
 # every configuration on every kernel and sanitizer: make test with the
-# KCSAN kernel's stress checks under all four designs, its mutant, and
-# the bench smoke against stock 6.1
+# SIGIO atlas under every design, and the KCSAN kernel (its own build) with the suite's stress checks under all
+# four designs and its mutant, and the bench smoke against stock 6.1
 test-all: STOCK = 1
 test-all: MUTANT_KERNELS = debug kcsan
-test-all: check disasm initramfs kcsan-kernel bench-smoke mutants
+test-all: check check-series disasm initramfs kcsan-kernel bench-smoke mutants
 	@$(PYTHON) $(SCRIPTS)/run-tests.py --build $(BUILD) --all
 
 # the suite must kill every mutant in mutants/ of the kernels
@@ -59,11 +60,12 @@ mutants: initramfs $(if $(filter kcsan,$(MUTANT_KERNELS)),kcsan-kernel)
 		$(foreach k,$(MUTANT_KERNELS),--kernel $(k))
 
 # the syscall fuzzer for SECONDS (make test runs it for 10) under every
-# design on the debug kernel, rcu and waitqueue on the KCSAN kernel;
+# design on the debug kernel, rcu on the KCSAN kernel;
 # SEED=S replays a seed it printed
 SECONDS ?= 60
 fuzz: initramfs kcsan-kernel
-	@$(PYTHON) $(SCRIPTS)/run-tests.py --build $(BUILD) --only fuzz_then_node_works \
+	@$(PYTHON) $(SCRIPTS)/run-tests.py --build $(BUILD) --kernel debug --kernel kcsan \
+		--only fuzz_then_node_works \
 		--timeout $$(($(SECONDS) + 900)) \
 		--append "SIGMOUSE_FUZZ_SECONDS=$(SECONDS)$(if $(SEED), SIGMOUSE_FUZZ_SEED=$(SEED))"
 
@@ -91,14 +93,25 @@ bench: deps
 check: kernel
 	@sh $(SCRIPTS)/check.sh
 
+# the series as a kernel developer takes it: git format-patch --rfc
+# --cover-letter against pristine 6.1, written to build/series/out
+series: deps
+	@sh $(SCRIPTS)/series.sh
+
+# make test's checks of that series: git am onto pristine, checkpatch
+# --strict, kernel-doc, every prefix builds (vmlinux, one non-debug
+# tree), the UAPI header alone in C and C++, the .kunitconfig
+check-series: series kernel
+	@sh $(SCRIPTS)/check-series.sh
+
 # stock 6.1's kill_fasync() next to the patched one, non-debug config;
 # fails unless the empty-list path is stock apart from NOPs
 disasm: deps
 	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/build-kernel.sh fs/fcntl.o
 	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/disasm.sh
 
-# docs/sigio-atlas.md from the atlas's results in the last make test's
-# boots (build/test/<design>/channel.log)
+# docs/sigio-atlas.md from the atlas's results in the last make
+# test-all's boots (build/test/<design>/channel.log)
 atlas-report:
 	@$(PYTHON) $(SCRIPTS)/atlas_report.py --build $(BUILD) --output docs/sigio-atlas.md
 

@@ -20,6 +20,7 @@
 #include <linux/build_bug.h>
 #include <linux/cdev.h>
 #include <linux/device.h>
+#include <linux/fasync_wait.h>
 #include <linux/fs.h>
 #include <linux/idr.h>
 #include <linux/init.h>
@@ -843,3 +844,8 @@ module_exit(sigmouse_exit);
 MODULE_AUTHOR("sigmouse developers");
 MODULE_DESCRIPTION("Mouse packets announced with SIGIO, a fasync study driver");
 MODULE_LICENSE("GPL");
+
+/* the KUnit suite reaches the static functions above from here */
+#if IS_ENABLED(CONFIG_INPUT_SIGMOUSE_KUNIT_TEST)
+#include "sigmouse_kunit.c"
+#endif

@@ -3,22 +3,23 @@
 #
 # The tree is extracted from Debian's linux-source-6.1 into build/linux
 # and patches/series applied; a stamp keyed on the patches' content
-# re-extracts it cleanly when a patch changes. driver/ is copied into
-# drivers/input/sigmouse/ file by file, so an edit rebuilds only what
-# it touches. The config is tinyconfig plus Kconfig.snippet: its common
+# re-extracts it cleanly when a patch changes. driver/'s files are
+# copied where driver/files says, one by one, so an edit rebuilds only
+# what it touches. The config is tinyconfig plus Kconfig.snippet: its common
 # part and its debug section for the test kernel, its common part and
 # its bench section for the bench kernel (SIGMOUSE_KERNEL=bench); any
 # snippet line missing from the final .config fails the
 # build. SIGMOUSE_KERNEL=kcsan builds the data-race kernel: common part
 # and kcsan section. SIGMOUSE_KERNEL=stock builds the bench configuration from the
-# pristine tree, without the series and without the driver's option.
+# pristine tree, without the series and without the options only the
+# series defines.
 # Arguments name other kbuild targets than bzImage.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 [ -r "$source_tarball" ] || die "$source_tarball missing: install linux-source-6.1"
 
-patch_files=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/patches/series")
+patch_files=$(series_patches)
 if [ "$flavour" = stock ]; then
 	patch_files= patch_stamp=pristine
 else
@@ -43,43 +44,13 @@ the series was made against $(sed -n 's/^# Made against //p' "$top/patches/serie
 fi
 
 if [ "$flavour" != stock ]; then
-	for f in "$top"/driver/*; do
-		[ -f "$f" ] && sync_file "$f" "$kernel_tree/drivers/input/sigmouse/${f##*/}"
+	driver_files | while read -r file path; do
+		sync_file "$top/driver/$file" "$kernel_tree/$path"
 	done
-	sync_file "$top/driver/include/uapi/linux/sigmouse.h" \
-		"$kernel_tree/include/uapi/linux/sigmouse.h"
 fi
 
-snippet=$kernel_tree/.sigmouse-snippet
-# the snippet's common part, then the "# === <name> ... only" sections
-# this flavour takes
-case $flavour in
-test) sections=debug ;;
-bench|stock) sections=bench ;;
-kcsan) sections=kcsan ;;
-esac
-awk -v take="$sections" '
-	/^# === / { section = $3 }
-	section == "" || section == take
-' "$top/Kconfig.snippet" >"$snippet.new"
-[ "$flavour" != stock ] || sed -i '/^CONFIG_INPUT_SIGMOUSE=/d' "$snippet.new"
-mv "$snippet.new" "$snippet"
-config_stamp=$(content_hash "$snippet" "$kernel_tree/.sigmouse-patches")
-if [ "$(cat "$kernel_tree/.sigmouse-config" 2>/dev/null)" != "$config_stamp" ] ||
-   [ ! -e "$kernel_tree/.config" ]; then
-	say "configuring the $flavour kernel: tinyconfig + Kconfig.snippet"
-	kernel_make tinyconfig >/dev/null
-	(cd "$kernel_tree" &&
-	 scripts/kconfig/merge_config.sh -m .config "$snippet" >/dev/null)
-	kernel_make olddefconfig
-	missing=$(grep -E '^(CONFIG_|# CONFIG_)' "$snippet" | while read -r line; do
-		grep -qxF "$line" "$kernel_tree/.config" || echo "  $line"
-	done)
-	[ -z "$missing" ] ||
-		die "Kconfig.snippet options missing from the final .config (unmet dependencies?):
-$missing"
-	echo "$config_stamp" >"$kernel_tree/.sigmouse-config"
-fi
+# stock 6.1 has none of sigmouse's options: left out of the check
+configure_kernel "$([ "$flavour" = stock ] && echo lenient)"
 
 # kbuild targets to build, bzImage unless named (make disasm wants one object)
 [ $# -gt 0 ] || set -- bzImage

@@ -4,10 +4,11 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-packages="linux-source-6.1 qemu-system-x86 gcc make patch xz-utils bc flex bison
+packages="linux-source-6.1 qemu-system-x86 gcc g++ git make patch xz-utils bc flex bison
 libelf-dev libssl-dev ccache sparse busybox-static libevdev-dev pkg-config
 cpio python3 gnuplot-nox gcc-multilib stress-ng
-qemu-system-gui xvfb xdotool x11-apps"
+qemu-system-gui xvfb xdotool x11-apps python3-sphinx
+python3-ply python3-git rsync"
 
 missing=
 for p in $packages; do

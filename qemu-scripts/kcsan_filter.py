@@ -13,7 +13,7 @@ keep. Every other report is stock code's: listed, not failed.
 import os
 import re
 
-OURS = ("fs/fcntl.c", "drivers/input/sigmouse/sigmouse.c", "drivers/input/input.c")
+OURS = ("fs/fcntl.c", "drivers/input/sigmouse.c", "drivers/input/input.c")
 HEADER = re.compile(r"BUG: KCSAN: .+? in (\S+?)(?:\+0x\S+)?(?: / (\S+?)(?:\+0x\S+)?)?\s*$")
 # a definition starts in column 0 and its first line has no semicolon
 DEFINITION = re.compile(r"^[a-z_][\w \t*]*?\b([a-z_]\w*)\((?![^\n]*;)", re.M)

@@ -1,6 +1,7 @@
 """Tally KTAP results: "ok N name", "not ok N name # why", "ok N # SKIP why",
 and the figures tests print as "# figure: <name> <number>"; several
-programs' KTAP on one line, each after its "# suite: <program>"."""
+programs' KTAP on one line, each after its "# suite: <program>"; and
+the KUnit suites' KTAP in a kernel console log."""
 
 import re
 
@@ -8,6 +9,10 @@ RESULT = re.compile(r"^(not )?ok (\d+)\b ?(.*)$")
 PLAN = re.compile(r"^1\.\.(\d+)$")
 FIGURE = re.compile(r"^# figure: (\S+) (-?\d+(?:\.\d+)?)$")
 SUITE = re.compile(r"^# suite: (\S+)$")
+# KUnit: printk's time stamp, then each suite's block four spaces deep
+PRINTK_TIME = re.compile(r"^\[\s*\d+\.\d+\] ")
+KUNIT_INDENT = "    "
+KUNIT_SUBTEST = re.compile(r"^# Subtest: (\S+)$")
 
 
 class Tally:
@@ -74,3 +79,22 @@ class Suites:
     def total(self, attribute):
         """All suites' results of one kind: passed, failed or skipped."""
         return [r for t in self.tallies.values() for r in getattr(t, attribute)]
+
+
+def kunit_suites(console_lines):
+    """A Tally per KUnit suite that ran at boot, from the console: the
+    lines of each suite's "# Subtest:" block, one level deep (a
+    parameterized case's own results, deeper, count as its one)."""
+    suites, current = {}, None
+    for line in console_lines:
+        line = PRINTK_TIME.sub("", line.rstrip(), count=1)
+        if not line.startswith(KUNIT_INDENT):
+            continue
+        line = line[len(KUNIT_INDENT):]
+        if line.startswith(" "):
+            continue
+        if m := KUNIT_SUBTEST.match(line):
+            current = suites.setdefault(m.group(1), Tally())
+        elif current:
+            current.feed(line)
+    return suites

@@ -8,14 +8,16 @@ build=${BUILD_DIR:-$top/build}
 # swamp what the benchmarks measure) and "stock" (the bench configuration
 # on pristine 6.1: no patches, no sigmouse; the bench's control), and
 # "kcsan" (the test kernel with KCSAN for KASAN and lockdep: the two
-# sanitizers exclude each other)
+# sanitizers exclude each other); "series" is the bench configuration in
+# the tree make test walks through the exported series, patch by patch
 flavour=${SIGMOUSE_KERNEL:-test}
 case $flavour in
 test) kernel_tree=$build/linux ;;
 bench) kernel_tree=$build/linux-bench ;;
 stock) kernel_tree=$build/linux-stock ;;
 kcsan) kernel_tree=$build/linux-kcsan ;;
-*) echo "SIGMOUSE_KERNEL must be test, bench, stock or kcsan, not $flavour" >&2; exit 1 ;;
+series) kernel_tree=$build/series/walk ;;
+*) echo "SIGMOUSE_KERNEL must be test, bench, stock, kcsan or series, not $flavour" >&2; exit 1 ;;
 esac
 bzimage=$kernel_tree/arch/x86/boot/bzImage
 initramfs=$build/initramfs.cpio.gz
@@ -29,6 +31,61 @@ say() {
 die() {
 	say "error: $*"
 	exit 1
+}
+
+# The series' patch files, in order (patches/series).
+series_patches() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/patches/series"
+}
+
+# The driver's files, "<path in driver/> <path in the kernel tree>" a
+# line (driver/files).
+driver_files() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/driver/files"
+}
+
+# Configure $kernel_tree: tinyconfig plus Kconfig.snippet's common part
+# and the sections $flavour takes, then fail naming every snippet line
+# missing from the final .config (an unmet dependency, a typo). With
+# "lenient", a line whose option the tree's Kconfig does not define is
+# left out of that check: stock 6.1 and the series' early prefixes have
+# no sigmouse. Does nothing when the snippet and the tree's patches are
+# those of the last configuration.
+configure_kernel() {
+	snippet=$kernel_tree/.sigmouse-snippet
+	# the snippet's common part, then the "# === <name> ... only"
+	# sections this flavour takes
+	case $flavour in
+	test) sections=debug ;;
+	bench|stock|series) sections=bench ;;
+	kcsan) sections=kcsan ;;
+	esac
+	awk -v take="$sections" '
+		/^# === / { section = $3 }
+		section == "" || section == take
+	' "$top/Kconfig.snippet" >"$snippet.new"
+	mv "$snippet.new" "$snippet"
+	config_stamp=$(content_hash "$snippet" "$kernel_tree/.sigmouse-patches")
+	[ "$(cat "$kernel_tree/.sigmouse-config" 2>/dev/null)" != "$config_stamp" ] ||
+		[ ! -e "$kernel_tree/.config" ] || return 0
+	say "configuring the $flavour kernel: tinyconfig + Kconfig.snippet"
+	kernel_make tinyconfig >/dev/null
+	(cd "$kernel_tree" &&
+	 scripts/kconfig/merge_config.sh -m .config "$snippet" >/dev/null)
+	kernel_make olddefconfig
+	missing=$(grep -E '^(CONFIG_|# CONFIG_)' "$snippet" | while read -r line; do
+		grep -qxF "$line" "$kernel_tree/.config" && continue
+		option=$(printf '%s\n' "$line" | sed -E 's/^(# )?CONFIG_([A-Za-z0-9_]+).*/\2/')
+		if [ "${1:-}" = lenient ] && ! grep -rqsE --include='Kconfig*' \
+			"^[[:space:]]*(menu)?config[[:space:]]+$option\$" "$kernel_tree"; then
+			continue
+		fi
+		echo "  $line"
+	done)
+	[ -z "$missing" ] ||
+		die "Kconfig.snippet options missing from the final .config (unmet dependencies?):
+$missing"
+	echo "$config_stamp" >"$kernel_tree/.sigmouse-config"
 }
 
 # Print the sha256 of the named files' contents, in order.

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Boot the test kernel once per fasync configuration, run the guest suite
-and the SIGIO atlas in each, and judge them; then boot the data-race
-(KCSAN) kernel with the suite's checks that load the node hardest, under
-rcu (every configuration with --all, as make test-all does).
+in each and the SIGIO atlas under rcu (in each with --all or --config),
+and judge them; with --all (make test-all)
+or --kernel kcsan, also boot the data-race (KCSAN) kernel with the
+suite's checks that load the node hardest (under rcu; every design with
+--all).
 
 The programs' KTAP comes over the guest channel, each after its
 "# suite:" line; QEMU's mice are moved when the suite asks. A configuration fails on any failed, missing, duplicate or
@@ -18,8 +20,11 @@ build/test/figures.md), and the line "N passed, N failed, N skipped" over
 all of them: tests, with each problem that is not a test's result (a
 report, a timeout) counted as one failed test.
 
-Then (in a whole run: no --config, --only or --append) a boot with
-bogus options, and person_test.py uses make
+Every boot of a kernel with the series also runs the KUnit suites
+(sigmouse, fasync) before /init; their KTAP comes from the console and
+counts with the programs'. Then (in a whole run: no --config, --only or
+--append) a boot with bogus options, the exported series' checks that
+make check-series ran (build/series/ktap), and person_test.py uses make
 run as a person would, its window under Xvfb and its terminal on a
 pseudo-terminal; its KTAP counts the same way.
 """
@@ -32,7 +37,7 @@ import sys
 
 from guest import BZIMAGE, DESIGNS as CONFIGS, KERNELS, SUITES, Boot, choose_accel
 from kcsan_filter import split_reports
-from ktap import Suites, Tally
+from ktap import Suites, Tally, kunit_suites
 from person_test import TESTS as PERSON_TESTS
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXPECTED = os.path.join(HERE, "expected-failures.txt")
@@ -43,8 +48,18 @@ NODE_SUITE = "sigio-test"
 PERSON_TEST = os.path.join(HERE, "person_test.py")
 # the debug kernel runs the whole suite under every design, the
 # data-race kernel (KCSAN) these checks under today's design (every
-# design with --all: make test-all; the hour CI has allows one boot)
+# design with --all: make test-all; make test, in CI's hour, leaves the
+# KCSAN kernel out)
 KCSAN_DESIGNS = ("rcu",)
+# the SIGIO atlas runs in the debug boot of these designs (every design
+# with --all or a --config: make test-all, make atlas-report's input);
+# its other sources go through kill_fasync() as the node's do, and make
+# test, in CI's hour, has room for one
+ATLAS_DESIGNS = ("rcu",)
+# the KUnit suites every kernel with the series runs at boot, before
+# /init, and their sources in the kernel tree (the cases counted there)
+KUNIT_SUITES = {"sigmouse": "drivers/input/sigmouse_kunit.c",
+                "fasync": "fs/fasync_kunit.c"}
 KCSAN_CHECKS = ("fasync_churn_during_delivery", "stress_ng_beside_stream",
                 "fuzz_then_node_works", "teardown_during_delivery",
                 "pipe_teardown_during_delivery", "many_opens_one_list")
@@ -62,6 +77,12 @@ def suite_size(suite, only=None):
     for fixture in re.findall(r"^FIXTURE_VARIANT_ADD\((\w+),", text, re.M):
         variants[fixture] = variants.get(fixture, 0) + 1
     return sum(n * variants.get(fixture, 1) for fixture, n in tests.items())
+
+
+def kunit_size(tree, source):
+    """Cases in a KUnit suite's source."""
+    with open(os.path.join(tree, source)) as f:
+        return len(re.findall(r"^\s*KUNIT_CASE\w*\(", f.read(), re.M))
 
 
 def load_expected():
@@ -124,6 +145,13 @@ def run_config(name, append, args, tree, initrd, accel, sizes):
     elif boot.exit_status is not None and (boot.exit_status == 0) != (not failed):
         problems.append((f"the suites exited {boot.exit_status} with "
                          f"{len(failed)} failed tests", []))
+    # the KUnit suites ran before the programs, their KTAP on the console;
+    # counted with the programs' results, after the exit status's check
+    kunit = kunit_suites(boot.console_lines)
+    for suite, source in KUNIT_SUITES.items():
+        tally = suites.tallies[f"kunit {suite}"] = kunit.get(suite, Tally())
+        problems += [(f"kunit {suite}: {p}", [])
+                     for p in ktap_problems(tally, kunit_size(tree, source))]
     counted, stock = split_reports(boot.reports(), tree)
     problems += [(f"splat: {report[0]}", report) for report in counted]
     for i, report in enumerate(stock, 1):
@@ -164,6 +192,19 @@ def run_person_test(args):
     if test.returncode != 0:
         problems.append(f"person_test.py exited {test.returncode}")
     return tally, problems
+
+
+def read_series_checks(args):
+    """The exported series' checks, which make check-series ran before
+    the boots: their KTAP, kept in build/series/ktap."""
+    tally = Tally()
+    try:
+        with open(os.path.join(args.build, "series", "ktap")) as f:
+            for line in f:
+                tally.feed(line.rstrip("\n"))
+    except FileNotFoundError:
+        return tally, ["no build/series/ktap: make check-series has not run"]
+    return tally, ktap_problems(tally, tally.planned)
 
 
 def check_bad_options(args, kernel, initrd, accel):
@@ -261,17 +302,21 @@ def main():
                                capture_output=True, text=True).stdout.strip() or "unknown")
 
     rows, boots, unexpected, passed, skipped = [], [], [], 0, 0
-    for kernel in args.kernel or KERNELS:
+    # make test boots the debug kernel; the KCSAN kernel is make test-all's
+    for kernel in args.kernel or (KERNELS if args.all else ["debug"]):
         tree = os.path.join(args.build, KERNELS[kernel][0])
         checks = only if kernel == "debug" else [
             c for c in KCSAN_CHECKS if only is None or c in only]
         if not checks and only is not None:
             continue
-        # a whole debug boot runs the atlas too
-        suites = list(SUITES) if kernel == "debug" and only is None else [NODE_SUITE]
-        sizes = {s: suite_size(s, checks if s == NODE_SUITE else None) for s in suites}
         designs = CONFIGS if kernel == "debug" or args.all else KCSAN_DESIGNS
         for design in args.config or designs:
+            # a whole debug boot runs the atlas too, under ATLAS_DESIGNS
+            # (every design with --all)
+            atlas = (kernel == "debug" and only is None
+                     and (args.all or args.config or design in ATLAS_DESIGNS))
+            suites = list(SUITES) if atlas else [NODE_SUITE]
+            sizes = {s: suite_size(s, checks if s == NODE_SUITE else None) for s in suites}
             name = design if kernel == "debug" else f"{kernel}/{design}"
             append = " ".join(filter(None, [
                 CONFIGS[design], KERNELS[kernel][2], args.append,
@@ -301,12 +346,13 @@ def main():
         rows.append(("bad-options", int(not problems), int(bool(problems)), 0, 0,
                      "FAIL" if problems else "pass"))
 
-        tally, problems = run_person_test(args)
-        unexpected += [f"person: {p}" for p in problems]
-        passed += len(tally.passed)
-        skipped += len(tally.skipped)
-        rows.append(("person", len(tally.passed), len(tally.failed), len(tally.skipped), 0,
-                     "FAIL" if problems else "pass"))
+        for name, (tally, problems) in (("series", read_series_checks(args)),
+                                        ("person", run_person_test(args))):
+            unexpected += [f"{name}: {p}" for p in problems]
+            passed += len(tally.passed)
+            skipped += len(tally.skipped)
+            rows.append((name, len(tally.passed), len(tally.failed), len(tally.skipped), 0,
+                         "FAIL" if problems else "pass"))
 
     print()
     print(f"{'config':<16} {'passed':>6} {'failed':>6} {'skipped':>7} {'xfail':>5}  result")

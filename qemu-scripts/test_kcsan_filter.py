@@ -5,7 +5,7 @@ code counts, and every other kind of report counts.
 
 The reports are real, as the runner cut them from a console: the stock
 race from a kcsan/rcu boot of make test, the project's from the kcsan/rcu
-boot that found kill_fasync()'s unannotated empty-list test (patch 0004
+boot that found kill_fasync()'s unannotated empty-list test (patch 0003
 now annotates it; docs/findings/kcsan-kill-fasync-quick-test.txt), the lockdep
 report from the rwlock boot's finding.
 """

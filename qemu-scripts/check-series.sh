@@ -1,0 +1,162 @@
+#!/bin/sh
+# make test's checks of the exported series (make series writes it to
+# build/series/out), as a kernel developer taking it would run them:
+#  - git am of the exported files onto pristine 6.1 gives the series'
+#    tree exactly;
+#  - checkpatch.pl --strict: 0 errors and 0 warnings in every patch;
+#  - kernel-doc: no warning in the files the series adds or changes
+#    that the pristine file did not have, and a kernel-doc comment on
+#    every function the series exports;
+#  - every prefix builds: vmlinux of each commit in turn, in one
+#    non-debug tree (SIGMOUSE_KERNEL=series: the bench configuration,
+#    options a prefix does not define yet left out), so each step
+#    rebuilds what its patch touched;
+#  - make headers_install exports the UAPI header, and a program that
+#    includes only it compiles with -Wall -Werror as C and as C++;
+#  - every line of the driver's .kunitconfig is in the test kernel's
+#    .config, so the suites it names are the ones make test runs;
+#  - the input book of the kernel's documentation builds (Sphinx)
+#    without a warning about sigmouse.
+# Each check prints "ok" or "not ok" in KTAP, kept in build/series/ktap
+# for run-tests.py's count; the script fails if any did not pass. Logs
+# in build/series/logs.
+set -eu
+SIGMOUSE_KERNEL=series
+. "$(dirname "$0")/lib.sh"
+
+repo=$build/series/linux
+out=$build/series/out
+logs=$build/series/logs
+[ -d "$out" ] || die "no $out: run make series first"
+rm -rf "$logs"
+mkdir -p "$logs"
+patches=$(ls "$out"/0*.patch | grep -v /0000-cover-letter.patch)
+commits=$(git -C "$repo" rev-list --reverse pristine..sigmouse)
+ktap=$build/series/ktap
+failed=0 n=0
+echo "1..$((6 + $(echo "$commits" | wc -l)))" | tee "$ktap"
+
+# result <name> <status> [<why>]
+result() {
+	n=$((n + 1))
+	if [ "$2" -eq 0 ]; then
+		line="ok $n $1"
+	else
+		line="not ok $n $1 # ${3:-see $logs}"
+		failed=$((failed + 1))
+	fi
+	echo "$line" | tee -a "$ktap"
+}
+
+# git am onto pristine, then compare with what make series committed
+status=0
+git -C "$repo" checkout -q -f --detach pristine
+git -C "$repo" am -q $patches >"$logs/git-am.log" 2>&1 || status=1
+[ "$status" -ne 0 ] || git -C "$repo" diff --quiet sigmouse HEAD || status=1
+git -C "$repo" am --abort 2>/dev/null || :
+result "series.git_am_onto_pristine" "$status" "git am failed or differs: $logs/git-am.log"
+
+# checkpatch, from the series' tree, each patch alone
+git -C "$repo" checkout -q -f sigmouse
+status=0
+for p in $patches; do
+	# Debian's python3 first: its spdxcheck.py needs python3-ply and
+	# python3-git, which another python3 on the PATH may lack
+	(cd "$repo" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict "$p") \
+		>"$logs/checkpatch-${p##*/}.log" 2>&1 || :
+	grep -q '^total: 0 errors, 0 warnings,' "$logs/checkpatch-${p##*/}.log" || {
+		status=1
+		say "checkpatch: ${p##*/}: $(grep '^total:' "$logs/checkpatch-${p##*/}.log")"
+	}
+done
+result "series.checkpatch_strict" "$status"
+
+# kernel-doc: warnings per file, the series' against pristine's
+status=0
+for f in $(git -C "$repo" diff --name-only --diff-filter=AM pristine sigmouse -- '*.c' '*.h'); do
+	(cd "$repo" && scripts/kernel-doc -none "$f") 2>&1 |
+		sed 's/:[0-9]*: /: /' | sort >"$logs/kernel-doc.new"
+	git -C "$repo" cat-file -e "pristine:$f" 2>/dev/null &&
+		git -C "$repo" show "pristine:$f" >"$logs/kernel-doc.file" ||
+		: >"$logs/kernel-doc.file"
+	(cd "$repo" && scripts/kernel-doc -none "$logs/kernel-doc.file") 2>&1 |
+		sed -e 's/:[0-9]*: /: /' -e "s|$logs/kernel-doc.file|$f|" | sort >"$logs/kernel-doc.old"
+	if comm -23 "$logs/kernel-doc.new" "$logs/kernel-doc.old" | grep .; then
+		status=1
+	fi
+done >"$logs/kernel-doc.log"
+# (the patches' own "+" lines: the whole diff shows moved context as new)
+for symbol in $(cat $patches | sed -n 's/^+EXPORT_SYMBOL[A-Z_]*(\([a-z0-9_]*\));/\1/p'); do
+	file=$(git -C "$repo" grep -l "^EXPORT_SYMBOL[A-Z_]*($symbol);" sigmouse -- '*.c' |
+		sed 's/^sigmouse://')
+	(cd "$repo" && scripts/kernel-doc -rst -function "$symbol" "$file") 2>/dev/null |
+		grep -q . || { echo "$file: $symbol is exported without a kernel-doc comment"; status=1; }
+done >>"$logs/kernel-doc.log"
+result "series.kernel_doc" "$status" "$(head -n 1 "$logs/kernel-doc.log")"
+
+# every prefix builds: the walk tree is a worktree of the repository
+# (never git -C a directory without its own .git: git would find the
+# project's repository above build/)
+if [ "$(git -C "$kernel_tree" rev-parse --show-toplevel 2>/dev/null)" != "$kernel_tree" ]; then
+	rm -rf "$kernel_tree"
+	git -C "$repo" worktree prune
+	git -C "$repo" worktree add -q -f --detach "$kernel_tree" pristine
+fi
+i=0
+for commit in $commits; do
+	i=$((i + 1))
+	subject=$(git -C "$repo" log -1 --format=%s "$commit")
+	git -C "$kernel_tree" checkout -q -f --detach "$commit"
+	echo "$commit" >"$kernel_tree/.sigmouse-patches"
+	status=0
+	{
+		configure_kernel lenient &&
+		# LOCALVERSION set: no "+" for a git tree, so the last
+		# prefix compiles as the bench tree does (ccache)
+		kernel_make -j"$(nproc)" LOCALVERSION= vmlinux
+	} >"$logs/prefix-$i.log" 2>&1 || status=$?
+	result "series.prefix_${i}_builds # $subject" "$status" "$(tail -n 3 "$logs/prefix-$i.log" | tr '\n' ' ')"
+done
+
+# the UAPI header as user space gets it, from the whole series' tree
+status=0
+rm -rf "$build/series/headers"
+kernel_make headers_install INSTALL_HDR_PATH="$build/series/headers" >"$logs/headers.log" 2>&1 ||
+	status=1
+cat >"$logs/uapi-user.c" <<'EOF'
+#include <linux/sigmouse.h>
+
+static struct sigmouse_packet packet;
+static struct sigmouse_info info;
+
+int main(void)
+{
+	unsigned long request = SIGMOUSE_IOC_INFO;
+
+	return (int)(packet.seq + packet.dx + (packet.flags & SIGMOUSE_PACKET_DROPPED) +
+		     info.packets + (info.flags & SIGMOUSE_INFO_ABS) + request % 2);
+}
+EOF
+for compiler in "gcc -x c -std=c99" "g++ -x c++"; do
+	$compiler -Wall -Wextra -Werror -I"$build/series/headers/include" \
+		-o "$logs/uapi-user" "$logs/uapi-user.c" >>"$logs/headers.log" 2>&1 || status=1
+done
+result "series.uapi_header_alone_c_and_cxx" "$status" "$(tail -n 3 "$logs/headers.log" | tr '\n' ' ')"
+
+# the .kunitconfig names what the test kernel runs
+status=0
+kunitconfig=$(driver_files | awk '$1 == "kunitconfig" { print $2 }')
+while read -r line; do
+	grep -qxF "$line" "$build/linux/.config" ||
+		{ echo "$kunitconfig: $line is not in the test kernel's .config"; status=1; }
+done <"$repo/$kunitconfig" >"$logs/kunitconfig.log"
+result "series.kunitconfig_in_test_kernel" "$status" "$(head -n 1 "$logs/kunitconfig.log")"
+
+# the kernel's documentation build (Sphinx), the input book only
+status=0
+make -C "$repo" O="$build/series/htmldocs" SPHINXDIRS=input htmldocs >"$logs/htmldocs.log" 2>&1 ||
+	status=1
+! grep -qi 'sigmouse.*\(warning\|error\)' "$logs/htmldocs.log" || status=1
+result "series.htmldocs_input" "$status" "$(grep -i -m 1 'sigmouse.*warning' "$logs/htmldocs.log")"
+
+[ "$failed" -eq 0 ] || die "$failed of $n series checks failed"

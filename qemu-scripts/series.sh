@@ -1,0 +1,70 @@
+#!/bin/sh
+# make series: the kernel series as a kernel developer takes it, one
+# git format-patch series with a cover letter against pristine 6.1.
+#
+# Debian's linux-source-6.1 is extracted once into a git repository,
+# build/series/linux, committed and tagged "pristine". patches/ is
+# applied to it with git am; the last patch, the driver's, also gets
+# the new files driver/files names, from driver/ (their source of
+# truth). The result is the branch "sigmouse", and git format-patch
+# --rfc --cover-letter writes it to build/series/out, the cover
+# letter's subject and text from patches/cover-letter. Commit dates are
+# the patches' own, so the same sources export the same series.
+set -eu
+SIGMOUSE_KERNEL=series  # $kernel_tree: the tree check-series.sh walks
+. "$(dirname "$0")/lib.sh"
+
+[ -r "$source_tarball" ] || die "$source_tarball missing: install linux-source-6.1"
+
+repo=$build/series/linux
+out=$build/series/out
+debian_version=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+export GIT_AUTHOR_NAME="sigmouse developers" GIT_AUTHOR_EMAIL=sigmouse@localhost
+export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
+
+# (never git -C a directory without its own .git: git would find the
+# project's repository above build/)
+if [ "$(cat "$build/series/pristine" 2>/dev/null)" != "$debian_version" ] ||
+   [ ! -d "$repo/.git" ]; then
+	say "extracting $source_tarball into a git repository"
+	rm -rf "$repo" "$build/series/pristine" "$kernel_tree"
+	mkdir -p "$repo"
+	tar -xJf "$source_tarball" -C "$repo" --strip-components=1
+	# Debian's tree ignores itself ("/*" in .gitignore): add with -f
+	git -C "$repo" init -q
+	git -C "$repo" add -f .
+	git -C "$repo" commit -q \
+		-m "Linux $(make -s -C "$repo" kernelversion) (linux-source-6.1 $debian_version)"
+	git -C "$repo" tag pristine
+	echo "$debian_version" >"$build/series/pristine"
+fi
+
+git -C "$repo" am --abort 2>/dev/null || :
+git -C "$repo" checkout -q -f --detach pristine
+git -C "$repo" clean -q -f -d -x
+for p in $(series_patches); do
+	git -C "$repo" am -q --committer-date-is-author-date "$top/patches/$p" ||
+		die "patches/$p does not apply to pristine $debian_version with git am"
+done
+# the driver's new files go into the last patch's commit
+driver_files | while read -r file path; do
+	mkdir -p "$repo/$(dirname "$path")"
+	cp "$top/driver/$file" "$repo/$path"
+	git -C "$repo" add -f "$path"
+done
+GIT_COMMITTER_DATE=$(git -C "$repo" log -1 --format=%aD) \
+	git -C "$repo" commit -q --amend --no-edit
+git -C "$repo" branch -f sigmouse HEAD
+
+rm -rf "$out"
+git -C "$repo" format-patch -q --rfc --cover-letter -o "$out" pristine..sigmouse
+# the cover letter: "*** SUBJECT HERE ***" and "*** BLURB HERE ***"
+# become patches/cover-letter's first line and the rest
+cover=$out/0000-cover-letter.patch
+subject=$(head -n 1 "$top/patches/cover-letter")
+tail -n +3 "$top/patches/cover-letter" >"$out/blurb"
+sed -i -e "s|\*\*\* SUBJECT HERE \*\*\*|$subject|" \
+	-e "/\*\*\* BLURB HERE \*\*\*/{r $out/blurb
+d}" "$cover"
+rm "$out/blurb"
+say "the series and its cover letter: $out"
