@@ -32,12 +32,14 @@ run: initramfs
 	@$(PYTHON) $(SCRIPTS)/run.py --build $(BUILD)
 
 # every kind of check: sparse and the host scripts' tests, the exported
-# series' checks (git am, checkpatch, its prefixes built one by one in a
-# non-debug tree), the default path's disassembly against stock, a
-# seconds-long bench run to keep make bench working (no stock kernel),
-# the mutants, then the KUnit suites and the guest suite on the debug
-# kernel under all four designs, the SIGIO atlas under rcu, and make run
-# used as a person would (window under Xvfb, terminal on a pty)
+# series' checks (git am, checkpatch, its prefixes built one by one in
+# the bench tree, whose last stop is the bench kernel), on that kernel
+# the default path's disassembly against stock and a seconds-long bench
+# run to keep make bench working (no stock kernel), the mutants, then
+# the KUnit suites and the guest suite on the debug kernel under all
+# four designs, the SIGIO atlas under rcu, and make run used as a
+# person would (window under Xvfb, terminal on a pty), two boots at a
+# time
 test: check check-series disasm initramfs bench-smoke mutants
 	@$(PYTHON) $(SCRIPTS)/run-tests.py --build $(BUILD)
 
@@ -70,21 +72,23 @@ fuzz: initramfs kcsan-kernel
 		--append "SIGMOUSE_FUZZ_SECONDS=$(SECONDS)$(if $(SEED), SIGMOUSE_FUZZ_SEED=$(SEED))"
 
 
-# a seconds-long bench run to keep make bench working, the debug kernel
-# as the patched one; its control is stock 6.1 in make test-all
-# (STOCK=1) and the debug kernel again in make test, where building
-# stock would push a cold run past CI's hour
-DEBUG_BZIMAGE = $(BUILD)/linux/arch/x86/boot/bzImage
-bench-smoke: initramfs
+# a seconds-long bench run to keep make bench working, on the bench
+# kernel; its control is stock 6.1 in make test-all (STOCK=1) and the
+# bench kernel again in make test, where building stock would push a
+# cold run past CI's hour
+BENCH_BZIMAGE = $(BUILD)/series/walk/arch/x86/boot/bzImage
+bench-smoke: initramfs series
+	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/build-kernel.sh
 	@$(if $(STOCK),SIGMOUSE_KERNEL=stock sh $(SCRIPTS)/build-kernel.sh,:)
-	@$(PYTHON) $(SCRIPTS)/run-bench.py --build $(BUILD) --smoke --kernel $(DEBUG_BZIMAGE) \
-		$(if $(STOCK),,--stock-kernel $(DEBUG_BZIMAGE)) >$(BUILD)/bench-smoke.log || \
+	@$(PYTHON) $(SCRIPTS)/run-bench.py --build $(BUILD) --smoke \
+		$(if $(STOCK),,--stock-kernel $(BENCH_BZIMAGE)) >$(BUILD)/bench-smoke.log || \
 		{ tail -20 $(BUILD)/bench-smoke.log; exit 1; }
 	@echo "bench smoke: ok ($(BUILD)/bench-smoke.log)"
 
-# the benchmarks, on a kernel without the debug options and on stock 6.1
-# with the same configuration (the control); SMP=N vCPUs
-bench: deps
+# the benchmarks, on a kernel without the debug options (the series'
+# head in the tree make check-series walks) and on stock 6.1 with the
+# same configuration (the control); SMP=N vCPUs
+bench: series
 	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/build-kernel.sh
 	@SIGMOUSE_KERNEL=stock sh $(SCRIPTS)/build-kernel.sh
 	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/build-initramfs.sh
@@ -104,9 +108,9 @@ series: deps
 check-series: series kernel
 	@sh $(SCRIPTS)/check-series.sh
 
-# stock 6.1's kill_fasync() next to the patched one, non-debug config;
+# stock 6.1's kill_fasync() next to the patched one, in the bench tree;
 # fails unless the empty-list path is stock apart from NOPs
-disasm: deps
+disasm: series
 	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/build-kernel.sh fs/fcntl.o
 	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/disasm.sh
 

@@ -19,38 +19,46 @@ set -eu
 
 [ -r "$source_tarball" ] || die "$source_tarball missing: install linux-source-6.1"
 
-patch_files=$(series_patches)
-if [ "$flavour" = stock ]; then
-	patch_files= patch_stamp=pristine
+if [ "$flavour" = bench ]; then
+	# the series' head, as make series committed it from patches/ and
+	# driver/
+	[ -d "$series_repo/.git" ] || die "no $series_repo: run make series first"
+	bench_tree_at "$(git -C "$series_repo" rev-parse sigmouse)"
+	configure_kernel
 else
-	patch_stamp=$(cd "$top/patches" && content_hash series $patch_files)
-fi
+	patch_files=$(series_patches)
+	if [ "$flavour" = stock ]; then
+		patch_files= patch_stamp=pristine
+	else
+		patch_stamp=$(cd "$top/patches" && content_hash series $patch_files)
+	fi
 
-if [ "$(cat "$kernel_tree/.sigmouse-patches" 2>/dev/null)" != "$patch_stamp" ]; then
-	say "extracting $source_tarball"
-	rm -rf "$kernel_tree"
-	mkdir -p "$kernel_tree"
-	tar -xJf "$source_tarball" -C "$kernel_tree" --strip-components=1
-	for p in $patch_files; do
-		say "applying $p"
-		# -l: 6.1.192 realigned ioctl-number.rst's table; bookworm's
-		# 6.1.176 (without the security suite) has the old spacing
-		patch -d "$kernel_tree" -p1 -l --quiet --forward <"$top/patches/$p" ||
-			die "patches/$p does not apply to Linux $(kernel_make -s kernelversion) \
+	if [ "$(cat "$kernel_tree/.sigmouse-patches" 2>/dev/null)" != "$patch_stamp" ]; then
+		say "extracting $source_tarball"
+		rm -rf "$kernel_tree"
+		mkdir -p "$kernel_tree"
+		tar -xJf "$source_tarball" -C "$kernel_tree" --strip-components=1
+		for p in $patch_files; do
+			say "applying $p"
+			# -l: 6.1.192 realigned ioctl-number.rst's table; bookworm's
+			# 6.1.176 (without the security suite) has the old spacing
+			patch -d "$kernel_tree" -p1 -l --quiet --forward <"$top/patches/$p" ||
+				die "patches/$p does not apply to Linux $(kernel_make -s kernelversion) \
 (linux-source-6.1 $(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null)); \
 the series was made against $(sed -n 's/^# Made against //p' "$top/patches/series"): port it"
-	done
-	echo "$patch_stamp" >"$kernel_tree/.sigmouse-patches"
-fi
+		done
+		echo "$patch_stamp" >"$kernel_tree/.sigmouse-patches"
+	fi
 
-if [ "$flavour" != stock ]; then
-	driver_files | while read -r file path; do
-		sync_file "$top/driver/$file" "$kernel_tree/$path"
-	done
-fi
+	if [ "$flavour" != stock ]; then
+		driver_files | while read -r file path; do
+			sync_file "$top/driver/$file" "$kernel_tree/$path"
+		done
+	fi
 
-# stock 6.1 has none of sigmouse's options: left out of the check
-configure_kernel "$([ "$flavour" = stock ] && echo lenient)"
+	# stock 6.1 has none of sigmouse's options: left out of the check
+	configure_kernel "$([ "$flavour" = stock ] && echo lenient)"
+fi
 
 # kbuild targets to build, bzImage unless named (make disasm wants one object)
 [ $# -gt 0 ] || set -- bzImage

@@ -8,9 +8,10 @@
 #    that the pristine file did not have, and a kernel-doc comment on
 #    every function the series exports;
 #  - every prefix builds: vmlinux of each commit in turn, in one
-#    non-debug tree (SIGMOUSE_KERNEL=series: the bench configuration,
-#    options a prefix does not define yet left out), so each step
-#    rebuilds what its patch touched;
+#    non-debug tree (the bench tree and configuration, options a prefix
+#    does not define yet left out), so each step rebuilds what its patch
+#    touched; the walk ends at the series' head, the bench kernel, which
+#    make disasm and the bench smoke run go on from;
 #  - make headers_install exports the UAPI header, and a program that
 #    includes only it compiles with -Wall -Werror as C and as C++;
 #  - every line of the driver's .kunitconfig is in the test kernel's
@@ -21,10 +22,10 @@
 # for run-tests.py's count; the script fails if any did not pass. Logs
 # in build/series/logs.
 set -eu
-SIGMOUSE_KERNEL=series
+SIGMOUSE_KERNEL=bench
 . "$(dirname "$0")/lib.sh"
 
-repo=$build/series/linux
+repo=$series_repo
 out=$build/series/out
 logs=$build/series/logs
 [ -d "$out" ] || die "no $out: run make series first"
@@ -94,26 +95,16 @@ for symbol in $(cat $patches | sed -n 's/^+EXPORT_SYMBOL[A-Z_]*(\([a-z0-9_]*\));
 done >>"$logs/kernel-doc.log"
 result "series.kernel_doc" "$status" "$(head -n 1 "$logs/kernel-doc.log")"
 
-# every prefix builds: the walk tree is a worktree of the repository
-# (never git -C a directory without its own .git: git would find the
-# project's repository above build/)
-if [ "$(git -C "$kernel_tree" rev-parse --show-toplevel 2>/dev/null)" != "$kernel_tree" ]; then
-	rm -rf "$kernel_tree"
-	git -C "$repo" worktree prune
-	git -C "$repo" worktree add -q -f --detach "$kernel_tree" pristine
-fi
+# every prefix builds, in the bench tree
 i=0
 for commit in $commits; do
 	i=$((i + 1))
 	subject=$(git -C "$repo" log -1 --format=%s "$commit")
-	git -C "$kernel_tree" checkout -q -f --detach "$commit"
-	echo "$commit" >"$kernel_tree/.sigmouse-patches"
+	bench_tree_at "$commit"
 	status=0
 	{
 		configure_kernel lenient &&
-		# LOCALVERSION set: no "+" for a git tree, so the last
-		# prefix compiles as the bench tree does (ccache)
-		kernel_make -j"$(nproc)" LOCALVERSION= vmlinux
+		kernel_make -j"$(nproc)" vmlinux
 	} >"$logs/prefix-$i.log" 2>&1 || status=$?
 	result "series.prefix_${i}_builds # $subject" "$status" "$(tail -n 3 "$logs/prefix-$i.log" | tr '\n' ' ')"
 done

@@ -5,20 +5,23 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
 # four kernels from one source: "test" (the debug kernel every suite
 # shares), "bench" (the same without the debug options, whose cost would
-# swamp what the benchmarks measure) and "stock" (the bench configuration
+# swamp what the benchmarks measure), "stock" (the bench configuration
 # on pristine 6.1: no patches, no sigmouse; the bench's control), and
 # "kcsan" (the test kernel with KCSAN for KASAN and lockdep: the two
-# sanitizers exclude each other); "series" is the bench configuration in
-# the tree make test walks through the exported series, patch by patch
+# sanitizers exclude each other). The bench tree is a git worktree of
+# the exported series' repository: make check-series walks it through
+# the series patch by patch, and the series' head is the bench kernel.
 flavour=${SIGMOUSE_KERNEL:-test}
 case $flavour in
 test) kernel_tree=$build/linux ;;
-bench) kernel_tree=$build/linux-bench ;;
+bench) kernel_tree=$build/series/walk ;;
 stock) kernel_tree=$build/linux-stock ;;
 kcsan) kernel_tree=$build/linux-kcsan ;;
-series) kernel_tree=$build/series/walk ;;
-*) echo "SIGMOUSE_KERNEL must be test, bench, stock, kcsan or series, not $flavour" >&2; exit 1 ;;
+*) echo "SIGMOUSE_KERNEL must be test, bench, stock or kcsan, not $flavour" >&2; exit 1 ;;
 esac
+# make series' git repository: pristine 6.1 tagged "pristine", the
+# series on the branch "sigmouse"
+series_repo=$build/series/linux
 bzimage=$kernel_tree/arch/x86/boot/bzImage
 initramfs=$build/initramfs.cpio.gz
 # the kernel source everything starts from: Debian's linux-source-6.1
@@ -57,7 +60,7 @@ configure_kernel() {
 	# sections this flavour takes
 	case $flavour in
 	test) sections=debug ;;
-	bench|stock|series) sections=bench ;;
+	bench|stock) sections=bench ;;
 	kcsan) sections=kcsan ;;
 	esac
 	awk -v take="$sections" '
@@ -88,6 +91,21 @@ $missing"
 	echo "$config_stamp" >"$kernel_tree/.sigmouse-config"
 }
 
+# Check out commit $1 of the series' repository in the bench tree,
+# adding the worktree first if it is not one (never git -C a directory
+# without its own .git: git would find the project's repository above
+# build/). Only the files that differ are rewritten, so make rebuilds
+# what the step between the two commits touched.
+bench_tree_at() {
+	if [ "$(git -C "$kernel_tree" rev-parse --show-toplevel 2>/dev/null)" != "$kernel_tree" ]; then
+		rm -rf "$kernel_tree"
+		git -C "$series_repo" worktree prune
+		git -C "$series_repo" worktree add -q -f --detach "$kernel_tree" "$1"
+	fi
+	git -C "$kernel_tree" checkout -q -f --detach "$1"
+	git -C "$kernel_tree" rev-parse HEAD >"$kernel_tree/.sigmouse-patches"
+}
+
 # Print the sha256 of the named files' contents, in order.
 content_hash() {
 	cat "$@" | sha256sum | cut -d' ' -f1
@@ -102,12 +120,14 @@ sync_file() {
 }
 
 # make in the kernel tree, with the same compiler every time: a changed
-# CC would make kbuild rebuild everything it compiled before.
+# CC would make kbuild rebuild everything it compiled before. LOCALVERSION
+# set: no "+" in the release of a tree that is a git worktree (the bench
+# tree), the same release as the extracted trees.
 kernel_make() {
 	cc=gcc
 	command -v ccache >/dev/null && cc="ccache gcc"
 	CCACHE_BASEDIR="$kernel_tree" CCACHE_NOHASHDIR=1 \
 	KBUILD_BUILD_TIMESTAMP="${KBUILD_BUILD_TIMESTAMP:-2003-12-20}" \
 	KBUILD_BUILD_USER=sigmouse KBUILD_BUILD_HOST=sigmouse \
-		make -C "$kernel_tree" -s CC="$cc" "$@"
+		make -C "$kernel_tree" -s CC="$cc" LOCALVERSION= "$@"
 }

@@ -481,7 +481,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default="build")
-    parser.add_argument("--kernel", help="patched bzImage (default: the bench kernel)")
+    parser.add_argument("--kernel", help="patched bzImage (default: the bench kernel, build/series/walk's)")
     parser.add_argument("--stock-kernel", help="stock bzImage (default: build/linux-stock's)")
     parser.add_argument("--design", action="append", choices=DESIGNS)
     parser.add_argument("--emulation", action="append", choices=["single", "icount"])
@@ -506,7 +506,7 @@ def main():
     args.design = args.design or list(DESIGNS)
     args.emulation = args.emulation or ["single", "icount"]
 
-    kernel = args.kernel or os.path.join(args.build, "linux-bench/arch/x86/boot/bzImage")
+    kernel = args.kernel or os.path.join(args.build, "series/walk/arch/x86/boot/bzImage")
     stock = args.stock_kernel or os.path.join(args.build, "linux-stock/arch/x86/boot/bzImage")
     initrd = os.path.join(args.build, "initramfs.cpio.gz")
     out = args.out or os.path.join(args.build, "bench-smoke" if args.smoke else "bench")

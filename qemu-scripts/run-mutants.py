@@ -10,17 +10,20 @@ sigio-atlas", passed as SIGIO_ATLAS_ONLY), if not the debug kernel, the
 kernel ("Kernel: kcsan" for a data race only KCSAN sees) and, if the
 boot needs more on its command line, that ("Append:"). Each is
 applied to that kernel's tree, built incrementally (only the touched
-file recompiles), booted, and judged killed when a check fails, the
-kernel reports a problem (a data race in stock code is none), or the
-boot times out; then it is reverted. At the end the kernels are rebuilt
+file recompiles), its bzImage copied aside and the patch reverted, then
+booted while the next mutant builds, and judged killed when a check
+fails, the kernel reports a problem (a data race in stock code is none),
+or the boot times out. At the end the kernels are rebuilt
 as they were. Prints a table, mutant by mutant, and exits 1 if any
 survived.
 """
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 from guest import BZIMAGE, DESIGNS, KERNELS, SUITES, Boot, choose_accel
 from kcsan_filter import split_reports
@@ -66,18 +69,21 @@ def build(build_dir, kernel, log):
                                 SIGMOUSE_KERNEL=KERNELS[kernel][1]))
 
 
-def judge(name, fields, args, tree, initrd, accel):
+def judge(name, fields, args, tree, kernel, initrd, accel):
+    """Boot a mutant's kernel (its bzImage, kept apart from the tree,
+    which the next mutant is built in meanwhile): what killed it, or
+    None."""
     tally = Tally()
     # no kmemleak scans at the end (8 s a boot): no mutant is a leak
     append = " ".join(filter(None, [DESIGNS[fields["boot"]], KERNELS[fields["kernel"]][2],
                                     fields["append"], f"sigmouse_suites={fields['suite']}",
                                     f"{SUITES[fields['suite']]}={fields['checks']}",
                                     "sigmouse_leak_scan=0"]))
-    boot = Boot(os.path.join(args.build, "mutants", name), os.path.join(tree, BZIMAGE),
-                initrd, "test", append=append, smp=args.smp, accel=accel,
+    boot = Boot(os.path.join(args.build, "mutants", name), kernel, initrd, "test", append=append, smp=args.smp, accel=accel,
                 timeout=args.timeout, echo_channel=False)
     boot.start()
     boot.serve(on_line=tally.feed)
+    os.unlink(kernel)
     reports, _ = split_reports(boot.reports(), tree)
     if tally.failed:
         return tally.failed[0].split(" #")[0]
@@ -110,29 +116,37 @@ def main():
 
     names = args.mutant or sorted(f[:-len(".patch")] for f in os.listdir(MUTANTS)
                                   if f.endswith(".patch"))
-    rows, built = [], set()
-    try:
-        for name in names:
-            path = os.path.join(MUTANTS, f"{name}.patch")
-            fields = read_mutant(path)
-            if args.kernel and fields["kernel"] not in args.kernel:
-                print(f"# run-mutants: {name}: not run, a {fields['kernel']} kernel mutant",
-                      flush=True)
-                continue
-            print(f"# run-mutants: {name}: {fields['breaks']}", flush=True)
-            tree = os.path.join(args.build, KERNELS[fields["kernel"]][0])
-            built.add(fields["kernel"])
-            patch(tree, path)
-            try:
-                build(args.build, fields["kernel"], log)
-                killed_by = judge(name, fields, args, tree, initrd, accel)
-            finally:
-                patch(tree, path, reverse=True)
-            rows.append((name, fields["boot"], killed_by))
-    finally:
-        for kernel in sorted(built):
-            print(f"# run-mutants: rebuilding the kit's {kernel} kernel", flush=True)
-            build(args.build, kernel, log)
+    # a mutant boots while the next one builds: the boot keeps less than
+    # one of the two cores busy, the build's links one
+    judged, built = [], set()
+    with ThreadPoolExecutor(1) as boots:
+        try:
+            for name in names:
+                path = os.path.join(MUTANTS, f"{name}.patch")
+                fields = read_mutant(path)
+                if args.kernel and fields["kernel"] not in args.kernel:
+                    print(f"# run-mutants: {name}: not run, a {fields['kernel']} kernel mutant",
+                          flush=True)
+                    continue
+                print(f"# run-mutants: {name}: {fields['breaks']}", flush=True)
+                tree = os.path.join(args.build, KERNELS[fields["kernel"]][0])
+                kernel = os.path.join(args.build, "mutants", name, "bzImage")
+                built.add(fields["kernel"])
+                patch(tree, path)
+                try:
+                    build(args.build, fields["kernel"], log)
+                    os.makedirs(os.path.dirname(kernel), exist_ok=True)
+                    shutil.copyfile(os.path.join(tree, BZIMAGE), kernel)
+                finally:
+                    patch(tree, path, reverse=True)
+                judged.append((name, fields["boot"],
+                               boots.submit(judge, name, fields, args, tree, kernel, initrd,
+                                            accel)))
+        finally:
+            for kernel in sorted(built):
+                print(f"# run-mutants: rebuilding the kit's {kernel} kernel", flush=True)
+                build(args.build, kernel, log)
+    rows = [(name, boot, killed.result()) for name, boot, killed in judged]
 
     print()
     print("| mutant | boot | killed by |")

@@ -34,6 +34,7 @@ import os
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 from guest import BZIMAGE, DESIGNS as CONFIGS, KERNELS, SUITES, Boot, choose_accel
 from kcsan_filter import split_reports
@@ -117,16 +118,16 @@ def matches(what, problem, body):
 
 def run_config(name, append, args, tree, initrd, accel, sizes):
     """Boot once, running the suites sizes names (suite -> results
-    expected), and judge it: (suites, [(problem, report lines)], the
-    stock code's data races)."""
-    print(f"# run-tests: {name}: booting ({accel}, {args.smp} vCPUs) with "
-          f"'{append or 'defaults'}'; console in {args.build}/test/{name}/console.log",
-          flush=True)
+    expected), and judge it: (the lines to show, suites, [(problem,
+    report lines)], the stock code's data races). Boots run side by
+    side, so the guest's lines come back to be shown when it has ended."""
+    heading = (f"# run-tests: {name}: booted ({accel}, {args.smp} vCPUs) with "
+               f"'{append or 'defaults'}'; console in {args.build}/test/{name}/console.log")
     suites = Suites(NODE_SUITE)
     workdir = os.path.join(args.build, "test", name)
     boot = Boot(workdir, os.path.join(tree, BZIMAGE), initrd, "test",
                 append=f"{append} sigmouse_suites={','.join(sizes)}", smp=args.smp,
-                accel=accel, timeout=args.timeout)
+                accel=accel, timeout=args.timeout, echo_channel=False)
     boot.start()
     boot.serve(on_line=suites.feed)
 
@@ -157,7 +158,7 @@ def run_config(name, append, args, tree, initrd, accel, sizes):
     for i, report in enumerate(stock, 1):
         with open(os.path.join(workdir, f"kcsan-stock-{i}.txt"), "w") as f:
             f.write("\n".join(report) + "\n")
-    return suites, problems, stock
+    return [heading] + boot.channel_lines, suites, problems, stock
 
 
 def ktap_problems(tally, size):
@@ -177,40 +178,38 @@ def ktap_problems(tally, size):
 
 
 def run_person_test(args):
-    """make run as a person uses it: its window, its terminal."""
-    print("# run-tests: person: make run's window under Xvfb, the X pointer moved by "
-          f"xdotool, then its terminal on a pty; logs, screenshots in {args.build}/person/",
-          flush=True)
+    """make run as a person uses it: its window, its terminal; (the
+    lines to show, tally, problems)."""
+    lines = ["# run-tests: person: make run's window under Xvfb, the X pointer moved by "
+             f"xdotool, then its terminal on a pty; logs, screenshots in {args.build}/person/"]
     tally = Tally()
     with subprocess.Popen([sys.executable, PERSON_TEST, "--build", args.build],
                           stdout=subprocess.PIPE, text=True) as test:
         for line in test.stdout:
-            line = line.rstrip("\n")
-            print(line, flush=True)
-            tally.feed(line)
+            lines.append(line.rstrip("\n"))
+            tally.feed(lines[-1])
     problems = ktap_problems(tally, len(PERSON_TESTS))
     if test.returncode != 0:
         problems.append(f"person_test.py exited {test.returncode}")
-    return tally, problems
+    return lines, tally, problems
 
 
 def read_series_checks(args):
     """The exported series' checks, which make check-series ran before
-    the boots: their KTAP, kept in build/series/ktap."""
+    the boots: their KTAP, kept in build/series/ktap; ([], tally,
+    problems), as the person test's."""
     tally = Tally()
     try:
         with open(os.path.join(args.build, "series", "ktap")) as f:
             for line in f:
                 tally.feed(line.rstrip("\n"))
     except FileNotFoundError:
-        return tally, ["no build/series/ktap: make check-series has not run"]
-    return tally, ktap_problems(tally, tally.planned)
+        return [], tally, ["no build/series/ktap: make check-series has not run"]
+    return [], tally, ktap_problems(tally, tally.planned)
 
 
 def check_bad_options(args, kernel, initrd, accel):
     """Unknown values on the command line: said at boot, defaults kept."""
-    print("# run-tests: bad-options: booting with fasync_lock=bogus sigmouse.notify=bogus",
-          flush=True)
     boot = Boot(os.path.join(args.build, "test", "bad-options"), kernel, initrd, "probe",
                 append="fasync_lock=bogus sigmouse.notify=bogus", smp=args.smp,
                 accel=accel, timeout=args.timeout, echo_channel=False)
@@ -286,6 +285,7 @@ def main():
                         help="run only this configuration (repeatable)")
     parser.add_argument("--timeout", type=int, default=900, help="seconds for one boot")
     parser.add_argument("--smp", type=int, default=2)
+    parser.add_argument("--jobs", type=int, default=2, help="boots at a time")
     parser.add_argument("--only", help="run only these checks (names, comma-separated)")
     parser.add_argument("--append", default="", help="more for the kernel command line")
     args = parser.parse_args()
@@ -301,7 +301,8 @@ def main():
         f.write(subprocess.run(["git", "-C", HERE, "describe", "--always", "--dirty"],
                                capture_output=True, text=True).stdout.strip() or "unknown")
 
-    rows, boots, unexpected, passed, skipped = [], [], [], 0, 0
+    # what this run boots: (name, kernel command line, tree, suites' sizes)
+    configs = []
     # make test boots the debug kernel; the KCSAN kernel is make test-all's
     for kernel in args.kernel or (KERNELS if args.all else ["debug"]):
         tree = os.path.join(args.build, KERNELS[kernel][0])
@@ -321,8 +322,25 @@ def main():
             append = " ".join(filter(None, [
                 CONFIGS[design], KERNELS[kernel][2], args.append,
                 checks and f"SIGIO_TEST_ONLY={','.join(checks)}"]))
-            suites, problems, stock = run_config(name, append, args, tree, initrd, accel,
-                                                 sizes)
+            configs.append((name, append, tree, sizes))
+    # the rest belongs to a whole run
+    whole = not args.kernel and not args.config and not args.only and not args.append
+    debug_kernel = os.path.join(args.build, KERNELS["debug"][0], BZIMAGE)
+
+    rows, boots, unexpected, passed, skipped = [], [], [], 0, 0
+    # --jobs boots side by side: a TCG guest keeps less than one of the
+    # two cores busy (174 s of CPU in a 203 s boot), and two at a time
+    # finish the lot in about half the time; each boot's lines are shown
+    # in this order once it has ended
+    with ThreadPoolExecutor(args.jobs) as pool:
+        person = whole and pool.submit(run_person_test, args)
+        running = [(name, pool.submit(run_config, name, append, args, tree, initrd, accel,
+                                      sizes)) for name, append, tree, sizes in configs]
+        bad_options = whole and pool.submit(check_bad_options, args, debug_kernel, initrd,
+                                            accel)
+        for name, future in running:
+            lines, suites, problems, stock = future.result()
+            print("\n".join(lines), flush=True)
             for report in stock:
                 print(f"# run-tests: {name}: data race in stock code, listed, not failed: "
                       f"{report[0]}")
@@ -336,23 +354,23 @@ def main():
                          len(suites.total("skipped")), len(xfail),
                          "FAIL" if fresh else ("xfail" if xfail else "pass")))
 
-    # the rest belongs to a whole run
-    whole = not args.kernel and not args.config and not args.only and not args.append
-    if whole:
-        kernel = os.path.join(args.build, KERNELS["debug"][0], BZIMAGE)
-        problems = check_bad_options(args, kernel, initrd, accel)
-        unexpected += [f"bad-options: {p}" for p in problems]
-        passed += not problems
-        rows.append(("bad-options", int(not problems), int(bool(problems)), 0, 0,
-                     "FAIL" if problems else "pass"))
-
-        for name, (tally, problems) in (("series", read_series_checks(args)),
-                                        ("person", run_person_test(args))):
-            unexpected += [f"{name}: {p}" for p in problems]
-            passed += len(tally.passed)
-            skipped += len(tally.skipped)
-            rows.append((name, len(tally.passed), len(tally.failed), len(tally.skipped), 0,
+        if whole:
+            print("# run-tests: bad-options: booted with fasync_lock=bogus "
+                  "sigmouse.notify=bogus", flush=True)
+            problems = bad_options.result()
+            unexpected += [f"bad-options: {p}" for p in problems]
+            passed += not problems
+            rows.append(("bad-options", int(not problems), int(bool(problems)), 0, 0,
                          "FAIL" if problems else "pass"))
+
+            for name, (lines, tally, problems) in (("series", read_series_checks(args)),
+                                                   ("person", person.result())):
+                print("\n".join(lines), flush=True)
+                unexpected += [f"{name}: {p}" for p in problems]
+                passed += len(tally.passed)
+                skipped += len(tally.skipped)
+                rows.append((name, len(tally.passed), len(tally.failed), len(tally.skipped),
+                             0, "FAIL" if problems else "pass"))
 
     print()
     print(f"{'config':<16} {'passed':>6} {'failed':>6} {'skipped':>7} {'xfail':>5}  result")

@@ -11,12 +11,12 @@
 # letter's subject and text from patches/cover-letter. Commit dates are
 # the patches' own, so the same sources export the same series.
 set -eu
-SIGMOUSE_KERNEL=series  # $kernel_tree: the tree check-series.sh walks
+SIGMOUSE_KERNEL=bench  # $kernel_tree: the tree check-series.sh walks
 . "$(dirname "$0")/lib.sh"
 
 [ -r "$source_tarball" ] || die "$source_tarball missing: install linux-source-6.1"
 
-repo=$build/series/linux
+repo=$series_repo
 out=$build/series/out
 debian_version=$(dpkg-query -W -f='${Version}' linux-source-6.1)
 export GIT_AUTHOR_NAME="sigmouse developers" GIT_AUTHOR_EMAIL=sigmouse@localhost
