@@ -1,14 +1,25 @@
 # sigmouse: driver/ and patches/ go into the kernel, guest-apps/ into the
 # initramfs, qemu-scripts/ build and boot it all. Everything built lives
-# in build/.
+# in build/, each kernel's in build/<version>/.
 
+# the kernel make run, make bench and the other targets build and boot:
+# Debian's linux-source-6.1 or linux-source-6.12 (make test covers both)
+KERNEL ?= 6.1
+export SIGMOUSE_LINUX := $(KERNEL)
 # one setting for every build output: BUILD here, BUILD_DIR in the scripts
 BUILD ?= build
 export BUILD_DIR := $(abspath $(BUILD))
+# this kernel's build outputs
+KBUILD := $(BUILD_DIR)/$(KERNEL)
 PYTHON := python3
 SCRIPTS := qemu-scripts
+# make test's split: every configuration on the first kernel, the rest
+# on the second (TEST_SPLIT in run-tests.py says which designs), which
+# make test-all gives every configuration too
+FULL_KERNEL := 6.1
+SPLIT_KERNEL := 6.12
 
-.PHONY: all deps kernel kcsan-kernel initramfs run test test-all check series check-series disasm mutants fuzz bench bench-smoke atlas-report clean
+.PHONY: all deps kernel kcsan-kernel initramfs run test test-all test-full test-split check series check-series disasm mutants fuzz bench bench-one bench-smoke atlas-report clean
 
 all: initramfs
 
@@ -29,27 +40,44 @@ kcsan-kernel: deps
 # guest runs with a shell until you end it, otherwise the host moves the
 # mice for RUN_SECONDS; DISPLAY set opens QEMU's window
 run: initramfs
-	@$(PYTHON) $(SCRIPTS)/run.py --build $(BUILD)
+	@$(PYTHON) $(SCRIPTS)/run.py --build $(KBUILD)
 
-# every kind of check: sparse and the host scripts' tests, the exported
-# series' checks (git am, checkpatch, its prefixes built one by one in
-# the bench tree, whose last stop is the bench kernel), on that kernel
-# the default path's disassembly against stock and a seconds-long bench
-# run to keep make bench working (no stock kernel), the mutants, then
-# the KUnit suites and the guest suite on the debug kernel under all
-# four designs, the SIGIO atlas under rcu, and make run used as a
-# person would (window under Xvfb, terminal on a pty), two boots at a
-# time
-test: check check-series disasm initramfs bench-smoke mutants
-	@$(PYTHON) $(SCRIPTS)/run-tests.py --build $(BUILD)
+# make test, both kernels under the split: on 6.1 every kind of check
+# (make test-full), on 6.12 make check, the exported series' checks but
+# the prefix walk, and the suite under two designs (make test-split);
+# then both kernels' boots, two at a time, and one closing line
+test:
+	@$(MAKE) --no-print-directory KERNEL=$(FULL_KERNEL) test-full
+	@$(MAKE) --no-print-directory KERNEL=$(SPLIT_KERNEL) WALK=no test-split
+	@$(PYTHON) $(SCRIPTS)/run-tests.py \
+		--build $(BUILD_DIR)/$(FULL_KERNEL) --build $(BUILD_DIR)/$(SPLIT_KERNEL)
 
-# every configuration on every kernel and sanitizer: make test with the
-# SIGIO atlas under every design, and the KCSAN kernel (its own build) with the suite's stress checks under all
-# four designs and its mutant, and the bench smoke against stock 6.1
-test-all: STOCK = 1
-test-all: MUTANT_KERNELS = debug kcsan
-test-all: check check-series disasm initramfs kcsan-kernel bench-smoke mutants
-	@$(PYTHON) $(SCRIPTS)/run-tests.py --build $(BUILD) --all
+# every kind of check on KERNEL, built: sparse and the host scripts'
+# tests, the exported series' checks (git am, checkpatch, its prefixes
+# built one by one in the bench tree, whose last stop is the bench
+# kernel), on that kernel the default path's disassembly against stock
+# and a seconds-long bench run to keep make bench working (no stock
+# kernel), the mutants; run-tests.py then boots the KUnit suites and the
+# guest suite on the debug kernel under all four designs, the SIGIO
+# atlas under rcu, and make run used as a person would (window under
+# Xvfb, terminal on a pty)
+test-full: check check-series disasm initramfs bench-smoke mutants
+
+# the split kernel's part of make test, built: make check, the series'
+# checks without the prefix walk (WALK=no), the initramfs
+test-split: check check-series initramfs
+
+# every configuration on every kernel and sanitizer: make test-full on
+# both kernels with the SIGIO atlas under every design, the KCSAN kernel
+# (its own build) with the suite's stress checks under all four designs
+# and its mutant, and the bench smoke against stock
+test-all:
+	@for k in $(FULL_KERNEL) $(SPLIT_KERNEL); do \
+		$(MAKE) --no-print-directory KERNEL=$$k STOCK=1 MUTANT_KERNELS="debug kcsan" \
+			test-full kcsan-kernel || exit; \
+	done
+	@$(PYTHON) $(SCRIPTS)/run-tests.py --all \
+		--build $(BUILD_DIR)/$(FULL_KERNEL) --build $(BUILD_DIR)/$(SPLIT_KERNEL)
 
 # the suite must kill every mutant in mutants/ of the kernels
 # MUTANT_KERNELS names: each built into that kernel's tree in turn,
@@ -58,7 +86,7 @@ test-all: check check-series disasm initramfs kcsan-kernel bench-smoke mutants
 # test-all runs it
 MUTANT_KERNELS ?= debug
 mutants: initramfs $(if $(filter kcsan,$(MUTANT_KERNELS)),kcsan-kernel)
-	@$(PYTHON) $(SCRIPTS)/run-mutants.py --build $(BUILD) \
+	@$(PYTHON) $(SCRIPTS)/run-mutants.py --build $(KBUILD) \
 		$(foreach k,$(MUTANT_KERNELS),--kernel $(k))
 
 # the syscall fuzzer for SECONDS (make test runs it for 10) under every
@@ -66,58 +94,74 @@ mutants: initramfs $(if $(filter kcsan,$(MUTANT_KERNELS)),kcsan-kernel)
 # SEED=S replays a seed it printed
 SECONDS ?= 60
 fuzz: initramfs kcsan-kernel
-	@$(PYTHON) $(SCRIPTS)/run-tests.py --build $(BUILD) --kernel debug --kernel kcsan \
+	@$(PYTHON) $(SCRIPTS)/run-tests.py --build $(KBUILD) --kernel debug --kernel kcsan \
 		--only fuzz_then_node_works \
 		--timeout $$(($(SECONDS) + 900)) \
 		--append "SIGMOUSE_FUZZ_SECONDS=$(SECONDS)$(if $(SEED), SIGMOUSE_FUZZ_SEED=$(SEED))"
 
 
 # a seconds-long bench run to keep make bench working, on the bench
-# kernel; its control is stock 6.1 in make test-all (STOCK=1) and the
+# kernel; its control is stock in make test-all (STOCK=1) and the
 # bench kernel again in make test, where building stock would push a
 # cold run past CI's hour
-BENCH_BZIMAGE = $(BUILD)/series/walk/arch/x86/boot/bzImage
+BENCH_BZIMAGE = $(KBUILD)/series/walk/arch/x86/boot/bzImage
 bench-smoke: initramfs series
 	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/build-kernel.sh
 	@$(if $(STOCK),SIGMOUSE_KERNEL=stock sh $(SCRIPTS)/build-kernel.sh,:)
-	@$(PYTHON) $(SCRIPTS)/run-bench.py --build $(BUILD) --smoke \
-		$(if $(STOCK),,--stock-kernel $(BENCH_BZIMAGE)) >$(BUILD)/bench-smoke.log || \
-		{ tail -20 $(BUILD)/bench-smoke.log; exit 1; }
-	@echo "bench smoke: ok ($(BUILD)/bench-smoke.log)"
+	@$(PYTHON) $(SCRIPTS)/run-bench.py --build $(KBUILD) --smoke \
+		$(if $(STOCK),,--stock-kernel $(BENCH_BZIMAGE)) >$(KBUILD)/bench-smoke.log || \
+		{ tail -20 $(KBUILD)/bench-smoke.log; exit 1; }
+	@echo "bench smoke: ok ($(KBUILD)/bench-smoke.log)"
 
-# the benchmarks, on a kernel without the debug options (the series'
-# head in the tree make check-series walks) and on stock 6.1 with the
-# same configuration (the control); SMP=N vCPUs
-bench: series
+# the benchmarks on both kernels, one run each, then side by side
+# (build/bench-kernels.md); with KERNEL= given, on that kernel only
+ifeq ($(origin KERNEL),file)
+bench:
+	@for k in $(FULL_KERNEL) $(SPLIT_KERNEL); do \
+		$(MAKE) --no-print-directory KERNEL=$$k bench-one || exit; \
+	done
+	@$(PYTHON) $(SCRIPTS)/run-bench.py --out $(BUILD_DIR)/bench-kernels.md \
+		--kernels $(BUILD_DIR)/$(FULL_KERNEL) $(BUILD_DIR)/$(SPLIT_KERNEL)
+else
+bench: bench-one
+endif
+
+# the benchmarks on KERNEL, on a kernel without the debug options (the
+# series' head in the tree make check-series walks) and on stock with
+# the same configuration (the control); SMP=N vCPUs
+bench-one: series
 	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/build-kernel.sh
 	@SIGMOUSE_KERNEL=stock sh $(SCRIPTS)/build-kernel.sh
 	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/build-initramfs.sh
-	@$(PYTHON) $(SCRIPTS)/run-bench.py --build $(BUILD) $(if $(SMP),--smp $(SMP))
+	@$(PYTHON) $(SCRIPTS)/run-bench.py --build $(KBUILD) $(if $(SMP),--smp $(SMP))
 
 check: kernel
 	@sh $(SCRIPTS)/check.sh
 
 # the series as a kernel developer takes it: git format-patch --rfc
-# --cover-letter against pristine 6.1, written to build/series/out
+# --cover-letter against the pristine source, written to
+# build/<version>/series/out
 series: deps
 	@sh $(SCRIPTS)/series.sh
 
 # make test's checks of that series: git am onto pristine, checkpatch
 # --strict, kernel-doc, every prefix builds (vmlinux, one non-debug
-# tree), the UAPI header alone in C and C++, the .kunitconfig
+# tree; WALK=no leaves it out), the UAPI header alone in C and C++, the
+# .kunitconfig, the documentation
+WALK ?= yes
 check-series: series kernel
-	@sh $(SCRIPTS)/check-series.sh
+	@SIGMOUSE_SERIES_WALK=$(WALK) sh $(SCRIPTS)/check-series.sh
 
-# stock 6.1's kill_fasync() next to the patched one, in the bench tree;
+# stock kill_fasync() next to the patched one, in the bench tree;
 # fails unless the empty-list path is stock apart from NOPs
 disasm: series
 	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/build-kernel.sh fs/fcntl.o
 	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/disasm.sh
 
 # docs/sigio-atlas.md from the atlas's results in the last make
-# test-all's boots (build/test/<design>/channel.log)
+# test-all's boots (build/<version>/test/<design>/channel.log)
 atlas-report:
-	@$(PYTHON) $(SCRIPTS)/atlas_report.py --build $(BUILD) --output docs/sigio-atlas.md
+	@$(PYTHON) $(SCRIPTS)/atlas_report.py --build $(KBUILD) --output docs/sigio-atlas.md
 
 clean:
 	rm -rf $(BUILD)

@@ -146,7 +146,15 @@ MODULE_PARM_DESC(notify,
 		 "how subscribers get SIGIO: fasync (kill_fasync() on the node's list, default) or waitqueue (keyed wake-ups of the poll queue)");
 
 static dev_t sigmouse_devt;
-static struct class *sigmouse_class;
+
+/*
+ * A static class, registered: class_create() lost its module argument
+ * in 6.4, class_register() is the same call in 6.1 and 6.12.
+ */
+static struct class sigmouse_class = {
+	.name = "sigmouse",
+};
+
 static DEFINE_IDA(sigmouse_ida);
 
 /*
@@ -278,31 +286,35 @@ static void sigmouse_key_event(struct sigmouse *sigmouse,
 	sigmouse->frame_dirty = true;
 }
 
-static void sigmouse_events(struct input_handle *handle,
-			    const struct input_value *vals, unsigned int count)
+/*
+ * One event at a time (.event), as mousedev takes them: the batched
+ * .events handler changed its type in 6.11 (it returns how many events
+ * it left for the next handler), .event is the same in 6.1 and 6.12.
+ * The input core calls both under the device's event_lock, so a frame
+ * is announced the same way either way: once, at SYN_REPORT.
+ */
+static void sigmouse_event(struct input_handle *handle, unsigned int type,
+			   unsigned int code, int value)
 {
 	struct sigmouse *sigmouse = handle->private;
-	const struct input_value *v;
 
 	if (!sigmouse->primed)
 		return;
 
-	for (v = vals; v != vals + count; v++) {
-		switch (v->type) {
-		case EV_REL:
-			sigmouse_rel_event(sigmouse, v->code, v->value);
-			break;
-		case EV_ABS:
-			sigmouse_abs_event(sigmouse, v->code, v->value);
-			break;
-		case EV_KEY:
-			sigmouse_key_event(sigmouse, v->code, v->value);
-			break;
-		case EV_SYN:
-			if (v->code == SYN_REPORT && sigmouse->frame_dirty)
-				sigmouse_emit_frame(sigmouse);
-			break;
-		}
+	switch (type) {
+	case EV_REL:
+		sigmouse_rel_event(sigmouse, code, value);
+		break;
+	case EV_ABS:
+		sigmouse_abs_event(sigmouse, code, value);
+		break;
+	case EV_KEY:
+		sigmouse_key_event(sigmouse, code, value);
+		break;
+	case EV_SYN:
+		if (code == SYN_REPORT && sigmouse->frame_dirty)
+			sigmouse_emit_frame(sigmouse);
+		break;
 	}
 }
 
@@ -667,7 +679,6 @@ static const struct file_operations sigmouse_fops = {
 	.unlocked_ioctl	= sigmouse_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 	.fasync		= sigmouse_fasync,
-	.llseek		= no_llseek,
 };
 
 /*
@@ -726,7 +737,7 @@ static int sigmouse_connect(struct input_handler *handler,
 	sigmouse->handle.private = sigmouse;
 
 	sigmouse->dev.devt = MKDEV(MAJOR(sigmouse_devt), minor);
-	sigmouse->dev.class = sigmouse_class;
+	sigmouse->dev.class = &sigmouse_class;
 	sigmouse->dev.parent = &dev->dev;
 	sigmouse->dev.release = sigmouse_free;
 	device_initialize(&sigmouse->dev);
@@ -796,7 +807,7 @@ static const struct input_device_id sigmouse_ids[] = {
 MODULE_DEVICE_TABLE(input, sigmouse_ids);
 
 static struct input_handler sigmouse_handler = {
-	.events		= sigmouse_events,
+	.event		= sigmouse_event,
 	.connect	= sigmouse_connect,
 	.disconnect	= sigmouse_disconnect,
 	.name		= "sigmouse",
@@ -812,20 +823,18 @@ static int __init sigmouse_init(void)
 	if (error)
 		return error;
 
-	sigmouse_class = class_create(THIS_MODULE, "sigmouse");
-	if (IS_ERR(sigmouse_class)) {
-		error = PTR_ERR(sigmouse_class);
+	error = class_register(&sigmouse_class);
+	if (error)
 		goto err_unregister_chrdev;
-	}
 
 	error = input_register_handler(&sigmouse_handler);
 	if (error)
-		goto err_destroy_class;
+		goto err_unregister_class;
 
 	return 0;
 
-err_destroy_class:
-	class_destroy(sigmouse_class);
+err_unregister_class:
+	class_unregister(&sigmouse_class);
 err_unregister_chrdev:
 	unregister_chrdev_region(sigmouse_devt, SIGMOUSE_MINORS);
 	return error;
@@ -834,7 +843,7 @@ err_unregister_chrdev:
 static void __exit sigmouse_exit(void)
 {
 	input_unregister_handler(&sigmouse_handler);
-	class_destroy(sigmouse_class);
+	class_unregister(&sigmouse_class);
 	unregister_chrdev_region(sigmouse_devt, SIGMOUSE_MINORS);
 }
 

@@ -45,15 +45,15 @@ static void sigmouse_test_exit(struct kunit *test)
 {
 	struct sigmouse_test *t = test->priv;
 
-	input_free_device(t->sigmouse->handle.dev);
+	/* KUnit calls .exit after a failed .init too, before priv was set */
+	if (t)
+		input_free_device(t->sigmouse->handle.dev);
 }
 
 static void sigmouse_test_feed(struct sigmouse *sigmouse, unsigned int type,
 			       unsigned int code, int value)
 {
-	struct input_value v = { .type = type, .code = code, .value = value };
-
-	sigmouse_events(&sigmouse->handle, &v, 1);
+	sigmouse_event(&sigmouse->handle, type, code, value);
 }
 
 /* the next packet, which the test requires to be there */

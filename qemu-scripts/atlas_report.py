@@ -18,7 +18,7 @@ import os
 import re
 import sys
 
-from guest import DESIGNS
+from guest import DEFAULT_BUILD, DESIGNS
 from ktap import RESULT, SUITE as SUITE_LINE
 
 ATLAS = re.compile(r"^# atlas: (\{.*\})$")
@@ -152,7 +152,7 @@ def render(rows, designs, source_of_run):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--build", default="build")
+    parser.add_argument("--build", default=DEFAULT_BUILD)
     parser.add_argument("--output", default="-")
     args = parser.parse_args()
     boots = {}

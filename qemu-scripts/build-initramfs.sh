@@ -1,7 +1,8 @@
 #!/bin/sh
 # Build the guest programs and pack them with busybox-static, Debian's
 # stress-ng and the libraries it links, guest-apps/init.sh and bench.sh
-# into build/initramfs.cpio.gz.
+# into build/<version>/initramfs.cpio.gz, the kselftest harness from that
+# kernel's tree.
 set -eu
 . "$(dirname "$0")/lib.sh"
 

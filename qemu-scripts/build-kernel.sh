@@ -1,8 +1,9 @@
 #!/bin/sh
-# Build the patched Linux 6.1 with sigmouse built in.
+# Build the patched Linux with sigmouse built in: 6.1 or 6.12 (KERNEL=,
+# SIGMOUSE_LINUX here).
 #
-# The tree is extracted from Debian's linux-source-6.1 into build/linux
-# and patches/series applied; a stamp keyed on the patches' content
+# The tree is extracted from Debian's linux-source-<version> into
+# build/<version>/linux and patches/<version>/series applied; a stamp keyed on the patches' content
 # re-extracts it cleanly when a patch changes. driver/'s files are
 # copied where driver/files says, one by one, so an edit rebuilds only
 # what it touches. The config is tinyconfig plus Kconfig.snippet: its common
@@ -17,20 +18,21 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-[ -r "$source_tarball" ] || die "$source_tarball missing: install linux-source-6.1"
+[ -r "$source_tarball" ] || die "$source_tarball missing: install $source_package"
 
 if [ "$flavour" = bench ]; then
 	# the series' head, as make series committed it from patches/ and
 	# driver/
 	[ -d "$series_repo/.git" ] || die "no $series_repo: run make series first"
 	bench_tree_at "$(git -C "$series_repo" rev-parse sigmouse)"
-	configure_kernel
+	configure_kernel || exit 1
 else
+	require_series
 	patch_files=$(series_patches)
 	if [ "$flavour" = stock ]; then
 		patch_files= patch_stamp=pristine
 	else
-		patch_stamp=$(cd "$top/patches" && content_hash series $patch_files)
+		patch_stamp=$(cd "$patches" && content_hash series $patch_files)
 	fi
 
 	if [ "$(cat "$kernel_tree/.sigmouse-patches" 2>/dev/null)" != "$patch_stamp" ]; then
@@ -42,10 +44,10 @@ else
 			say "applying $p"
 			# -l: 6.1.192 realigned ioctl-number.rst's table; bookworm's
 			# 6.1.176 (without the security suite) has the old spacing
-			patch -d "$kernel_tree" -p1 -l --quiet --forward <"$top/patches/$p" ||
-				die "patches/$p does not apply to Linux $(kernel_make -s kernelversion) \
-(linux-source-6.1 $(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null)); \
-the series was made against $(sed -n 's/^# Made against //p' "$top/patches/series"): port it"
+			patch -d "$kernel_tree" -p1 -l --quiet --forward <"$patches/$p" ||
+				die "patches/$linux/$p does not apply to Linux $(kernel_make -s kernelversion) \
+($source_package $(dpkg-query -W -f='${Version}' "$source_package" 2>/dev/null)); \
+the series was made against $(sed -n 's/^# Made against //p' "$patches/series"): port it"
 		done
 		echo "$patch_stamp" >"$kernel_tree/.sigmouse-patches"
 	fi
@@ -56,8 +58,8 @@ the series was made against $(sed -n 's/^# Made against //p' "$top/patches/serie
 		done
 	fi
 
-	# stock 6.1 has none of sigmouse's options: left out of the check
-	configure_kernel "$([ "$flavour" = stock ] && echo lenient)"
+	# stock has none of sigmouse's options: left out of the check
+	configure_kernel "$([ "$flavour" = stock ] && echo lenient)" || exit 1
 fi
 
 # kbuild targets to build, bzImage unless named (make disasm wants one object)

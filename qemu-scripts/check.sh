@@ -20,7 +20,7 @@ if [ -n "$sparse_out" ]; then
 	failed=1
 fi
 
-if ! out=$(cd "$top/qemu-scripts" && BUILD_DIR=$build python3 -m unittest -q test_*.py 2>&1); then
+if ! out=$(cd "$top/qemu-scripts" && KERNEL_TREE=$kernel_tree python3 -m unittest -q test_*.py 2>&1); then
 	printf '%s\n' "$out" | tee -a "$report"
 	failed=1
 fi

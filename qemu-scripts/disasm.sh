@@ -1,5 +1,5 @@
 #!/bin/sh
-# make disasm: kill_fasync() of stock 6.1 next to the patched one.
+# make disasm: kill_fasync() of the stock kernel next to the patched one.
 #
 # Both are compiled in the bench tree (the non-debug configuration: -O2,
 # CONFIG_JUMP_LABEL) with the exact command kbuild used for fs/fcntl.o,
@@ -19,7 +19,7 @@ out=$build/disasm
 rm -rf "$out"
 mkdir -p "$out/stock/fs" "$out/stock/include/linux"
 tar -xJf "$source_tarball" -C "$out/stock" --strip-components=1 \
-	linux-source-6.1/fs/fcntl.c linux-source-6.1/include/linux/fs.h
+	"$source_package/fs/fcntl.c" "$source_package/include/linux/fs.h"
 
 cmd=$(sed -n 's/^cmd_fs\/fcntl\.o := //p' "$cmd_file")
 [ -n "$cmd" ] || die "no compile command in $cmd_file"

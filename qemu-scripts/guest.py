@@ -104,6 +104,9 @@ KERNELS = {
     "kcsan": ("linux-kcsan", "kcsan", "kcsan.skip_watch=100"),
 }
 BZIMAGE = "arch/x86/boot/bzImage"
+# a kernel's build folder, build/<version>: the kernel make's KERNEL=
+# (SIGMOUSE_LINUX) names, 6.1 unless it says
+DEFAULT_BUILD = os.path.join("build", os.environ.get("SIGMOUSE_LINUX") or "6.1")
 
 # The test programs a test boot runs one after the other
 # (sigmouse_suites=a,b on the command line), each with the variable that

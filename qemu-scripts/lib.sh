@@ -2,11 +2,20 @@
 # shellcheck shell=sh
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD_DIR:-$top/build}
-# four kernels from one source: "test" (the debug kernel every suite
+# the kernel everything is for (make KERNEL=): Debian's linux-source-6.1
+# or linux-source-6.12, each with its series in patches/<version>/ and
+# its builds in build/<version>/
+linux=${SIGMOUSE_LINUX:-6.1}
+case $linux in
+6.1|6.12) ;;
+*) echo "KERNEL must be 6.1 or 6.12, not $linux" >&2; exit 1 ;;
+esac
+build=${BUILD_DIR:-$top/build}/$linux
+patches=$top/patches/$linux
+# four kernels from each source: "test" (the debug kernel every suite
 # shares), "bench" (the same without the debug options, whose cost would
 # swamp what the benchmarks measure), "stock" (the bench configuration
-# on pristine 6.1: no patches, no sigmouse; the bench's control), and
+# on the pristine source: no patches, no sigmouse; the bench's control), and
 # "kcsan" (the test kernel with KCSAN for KASAN and lockdep: the two
 # sanitizers exclude each other). The bench tree is a git worktree of
 # the exported series' repository: make check-series walks it through
@@ -19,13 +28,14 @@ stock) kernel_tree=$build/linux-stock ;;
 kcsan) kernel_tree=$build/linux-kcsan ;;
 *) echo "SIGMOUSE_KERNEL must be test, bench, stock or kcsan, not $flavour" >&2; exit 1 ;;
 esac
-# make series' git repository: pristine 6.1 tagged "pristine", the
+# make series' git repository: the pristine source tagged "pristine", the
 # series on the branch "sigmouse"
 series_repo=$build/series/linux
 bzimage=$kernel_tree/arch/x86/boot/bzImage
 initramfs=$build/initramfs.cpio.gz
-# the kernel source everything starts from: Debian's linux-source-6.1
-source_tarball=/usr/src/linux-source-6.1.tar.xz
+# the kernel source everything starts from
+source_package=linux-source-$linux
+source_tarball=/usr/src/$source_package.tar.xz
 
 say() {
 	printf '%s: %s\n' "${0##*/}" "$*" >&2
@@ -36,9 +46,15 @@ die() {
 	exit 1
 }
 
-# The series' patch files, in order (patches/series).
+# The series' patch files, in order (patches/<version>/series); a
+# script that applies them checks first that the file is there
+# (require_series), since a function in $(...) cannot stop it.
+require_series() {
+	[ -r "$patches/series" ] || die "no patches/$linux/series: no series for Linux $linux"
+}
+
 series_patches() {
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/patches/series"
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$patches/series"
 }
 
 # The driver's files, "<path in driver/> <path in the kernel tree>" a
@@ -48,34 +64,37 @@ driver_files() {
 }
 
 # Configure $kernel_tree: tinyconfig plus Kconfig.snippet's common part
-# and the sections $flavour takes, then fail naming every snippet line
-# missing from the final .config (an unmet dependency, a typo). With
-# "lenient", a line whose option the tree's Kconfig does not define is
-# left out of that check: stock 6.1 and the series' early prefixes have
-# no sigmouse. Does nothing when the snippet and the tree's patches are
-# those of the last configuration.
+# and the sections $flavour takes on this kernel, then fail naming every
+# snippet line missing from the final .config (an unmet dependency, a
+# typo). With "lenient", a line whose option the tree's Kconfig does not
+# define is left out of that check: the pristine source and the series'
+# early prefixes have no sigmouse. Does nothing when the snippet and the
+# tree's patches are those of the last configuration. Returns non-zero
+# with the reason said, so that a caller can count it as a failure.
 configure_kernel() {
 	snippet=$kernel_tree/.sigmouse-snippet
-	# the snippet's common part, then the "# === <name> ... only"
-	# sections this flavour takes
+	# the snippet's common part, then the "# === <name> ..." sections
+	# this flavour takes: "<flavour>" on every kernel, "<flavour>/<version>"
+	# on that kernel only
 	case $flavour in
 	test) sections=debug ;;
 	bench|stock) sections=bench ;;
 	kcsan) sections=kcsan ;;
 	esac
-	awk -v take="$sections" '
+	awk -v take="$sections" -v linux="$linux" '
 		/^# === / { section = $3 }
-		section == "" || section == take
-	' "$top/Kconfig.snippet" >"$snippet.new"
-	mv "$snippet.new" "$snippet"
+		section == "" || section == take || section == take "/" linux
+	' "$top/Kconfig.snippet" >"$snippet.new" && mv "$snippet.new" "$snippet" || return
 	config_stamp=$(content_hash "$snippet" "$kernel_tree/.sigmouse-patches")
 	[ "$(cat "$kernel_tree/.sigmouse-config" 2>/dev/null)" != "$config_stamp" ] ||
 		[ ! -e "$kernel_tree/.config" ] || return 0
-	say "configuring the $flavour kernel: tinyconfig + Kconfig.snippet"
-	kernel_make tinyconfig >/dev/null
+	say "configuring the $flavour kernel of $linux: tinyconfig + Kconfig.snippet"
+	rm -f "$kernel_tree/.sigmouse-config"
+	kernel_make tinyconfig >/dev/null || { say "error: make tinyconfig failed"; return 1; }
 	(cd "$kernel_tree" &&
-	 scripts/kconfig/merge_config.sh -m .config "$snippet" >/dev/null)
-	kernel_make olddefconfig
+	 scripts/kconfig/merge_config.sh -m .config "$snippet" >/dev/null) ||
+		{ say "error: merging Kconfig.snippet failed"; return 1; }
+	kernel_make olddefconfig || { say "error: make olddefconfig failed"; return 1; }
 	missing=$(grep -E '^(CONFIG_|# CONFIG_)' "$snippet" | while read -r line; do
 		grep -qxF "$line" "$kernel_tree/.config" && continue
 		option=$(printf '%s\n' "$line" | sed -E 's/^(# )?CONFIG_([A-Za-z0-9_]+).*/\2/')
@@ -85,9 +104,11 @@ configure_kernel() {
 		fi
 		echo "  $line"
 	done)
-	[ -z "$missing" ] ||
-		die "Kconfig.snippet options missing from the final .config (unmet dependencies?):
+	if [ -n "$missing" ]; then
+		say "error: Kconfig.snippet options missing from the final .config (unmet dependencies?):
 $missing"
+		return 1
+	fi
 	echo "$config_stamp" >"$kernel_tree/.sigmouse-config"
 }
 

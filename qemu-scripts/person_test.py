@@ -34,6 +34,8 @@ import threading
 import time
 import zlib
 
+from guest import DEFAULT_BUILD
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
 # the guest's VGA text screen: 80x25 cells of 9x16 pixels; QEMU's tablet
@@ -63,7 +65,10 @@ class Run:
     def __init__(self, build, log, env, terminal):
         self.log = open(log, "w")
         self.master, slave = pty.openpty()
-        self.proc = subprocess.Popen(["make", "-s", "-C", TOP, "run", f"BUILD={build}"],
+        # build is a kernel's build folder, build/<version>
+        self.proc = subprocess.Popen(["make", "-s", "-C", TOP, "run",
+                                      f"BUILD={os.path.dirname(build)}",
+                                      f"KERNEL={os.path.basename(build)}"],
                                      stdin=slave if terminal else subprocess.DEVNULL,
                                      stdout=slave, stderr=slave, env=env,
                                      start_new_session=True)
@@ -493,7 +498,7 @@ def drive_terminal(build, out, checks, display):
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--build", default="build")
+    parser.add_argument("--build", default=DEFAULT_BUILD)
     args = parser.parse_args()
     build = os.path.abspath(args.build)
     out = os.path.join(build, "person")

@@ -2,7 +2,7 @@
 """make bench: how much time the fasync designs spend in kill_fasync().
 
 Boots, each running guest-apps/bench.sh with the sections it is given:
-  main        ROUNDS rounds of stock 6.1 (the control: same config, no
+  main        ROUNDS rounds of stock (the control: same config, no
               patches, no sigmouse) and the patched kernel under each
               design, in ABBA order (forward, backward, forward...):
               the pipe load with a whole tick profile (profile=0, one
@@ -15,8 +15,13 @@ Boots, each running guest-apps/bench.sh with the sections it is given:
               executed: path length alone), ABBA
   anchor      the same read-side program on the host and in the guest
 Ratios are within this one run, with 95 % bootstrap intervals over the
-runs. Results go to build/bench/: runs.csv, results.md, the raw profiles
-(profiles/), diffprofile tables and PNG plots (gnuplot).
+runs. Results go to build/<version>/bench/: runs.csv, results.md, the raw
+profiles (profiles/), diffprofile tables and PNG plots (gnuplot).
+
+--kernels BUILD... boots nothing: it puts the kernels' finished runs side
+by side (make bench, both kernels), each design's pipe load against the
+stock control of its own kernel's run, and writes that table to
+docs/bench/kernels.md's place (--out, default build/bench-kernels.md).
 """
 
 import argparse
@@ -29,7 +34,7 @@ import subprocess
 import sys
 import time
 
-from guest import DESIGNS, Boot, choose_accel
+from guest import DEFAULT_BUILD, DESIGNS, Boot, choose_accel
 
 # the kill_fasync() time: its own, each design's walk, and the lock
 # functions it calls out of line (bench.sh checks they exist)
@@ -213,7 +218,7 @@ def fanout_runs(boots, design, section, **match):
 
 def summarize(boots, host_anchor, args, rng, out):
     rows = pipe_rows(boots)
-    md = ["# make bench results", "",
+    md = [f"# make bench results: Linux {args.linux}", "",
           f"Command: `{args.command}`; {args.rounds} rounds, {args.runs} pipe-load runs "
           f"of {args.pipe_seconds:g} s per boot, {args.smp} vCPUs (icount: 1), QEMU TCG, "
           f"HZ={boots[0].hz if boots else '?'}, profile=0.", "",
@@ -263,7 +268,7 @@ def summarize(boots, host_anchor, args, rng, out):
 
     md += ["", "## Controls (ratios of kill_fasync ns/call; 1 is no difference)", ""]
     if "stock" in designs and "rcu" in designs:
-        md.append(f"- patched default (rcu) / stock 6.1: {fmt_ratio(ratio('mttcg', 'stock', 'rcu'))}; "
+        md.append(f"- patched default (rcu) / stock {args.linux}: {fmt_ratio(ratio('mttcg', 'stock', 'rcu'))}; "
                   f"busy kernel ns/call {fmt_ratio(ratio('mttcg', 'stock', 'rcu', 'kernel_ns_per_call'))}")
     if "waitqueue" in designs and "rcu" in designs:
         md.append(f"- noise: waitqueue / rcu (one image, the same pipe code): "
@@ -477,10 +482,51 @@ def reread(out, kernel, stock):
     return boots, host_anchor
 
 
+def read_pipe_runs(out):
+    """The pipe-load rows of a finished run's runs.csv, numbers as floats."""
+    with open(os.path.join(out, "runs.csv"), newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["workload"] == "pipe"]
+    for r in rows:
+        for key in ("kf_ns_per_call", "kernel_ns_per_call", "writes_per_s"):
+            r[key] = float(r[key])
+    return rows
+
+
+def side_by_side(builds, rng):
+    """Markdown: the kernels' make bench runs, pipe load per design (mttcg),
+    each against the stock control of its own run."""
+    runs = {os.path.basename(os.path.normpath(b)): read_pipe_runs(os.path.join(b, "bench"))
+            for b in builds}
+
+    def table(key):
+        lines = ["| design | " + " | ".join(f"{k} ns/call | {k} / stock {k}" for k in runs) + " |",
+                 "| --- |" + " --- | --- |" * len(runs)]
+        for d in ["stock"] + list(DESIGNS):
+            cells = []
+            for rows in runs.values():
+                ns = select(rows, "mttcg", d, key)
+                stock = select(rows, "mttcg", "stock", key)
+                cells += [mean_sd(ns),
+                          "1" if d == "stock" else fmt_ratio(bootstrap_ratio(stock, ns, rng))]
+            lines.append(f"| {d} | " + " | ".join(cells) + " |")
+        return lines
+
+    md = ["# make bench on both kernels", "",
+          "The pipe load (nobody subscribed), multi-threaded TCG: kill_fasync() ns per",
+          "call, mean ± sd over the runs, and its ratio to the stock kernel of the same",
+          "run (95 % bootstrap interval; 1 is no difference). Each kernel's figures",
+          "come from its own make bench run: compare the ratios across kernels, not",
+          "the nanoseconds (the machine's load differs between runs).", ""]
+    md += table("kf_ns_per_call")
+    md += ["", "Busy kernel ns per call (every non-idle tick over the same calls), the same way:",
+           ""] + table("kernel_ns_per_call")
+    return "\n".join(md) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--build", default="build")
+    parser.add_argument("--build", default=DEFAULT_BUILD)
     parser.add_argument("--kernel", help="patched bzImage (default: the bench kernel, build/series/walk's)")
     parser.add_argument("--stock-kernel", help="stock bzImage (default: build/linux-stock's)")
     parser.add_argument("--design", action="append", choices=DESIGNS)
@@ -498,7 +544,17 @@ def main():
                         help="no boots: summarize the run already in the results folder again")
     parser.add_argument("--smoke", action="store_true",
                         help="a seconds-long run of every piece, to keep the tooling from rotting")
+    parser.add_argument("--kernels", nargs="+", metavar="BUILD",
+                        help="no boots: the kernels' finished runs side by side")
     args = parser.parse_args()
+    if args.kernels:
+        text = side_by_side(args.kernels, random.Random(2003))
+        with open(args.out or os.path.join(os.path.dirname(DEFAULT_BUILD), "bench-kernels.md"),
+                  "w") as f:
+            f.write(text)
+        print(text)
+        return 0
+    args.linux = os.path.basename(os.path.normpath(args.build))
     args.command = "make bench" if not args.smoke else "make bench-smoke"
     if args.smoke:
         args.design, args.rounds, args.emulation_rounds, args.runs = ["rwlock", "rcu"], 1, 1, 1

@@ -25,7 +25,7 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from guest import BZIMAGE, DESIGNS, KERNELS, SUITES, Boot, choose_accel
+from guest import BZIMAGE, DEFAULT_BUILD, DESIGNS, KERNELS, SUITES, Boot, choose_accel
 from kcsan_filter import split_reports
 from ktap import Tally
 
@@ -65,8 +65,10 @@ def build(build_dir, kernel, log):
     with open(log, "a") as out:
         subprocess.run(["sh", "-c", '. "$0" && kernel_make -j"$(nproc)" bzImage', LIB],
                        check=True, stdout=out, stderr=subprocess.STDOUT,
-                       env=dict(os.environ, BUILD_DIR=os.path.abspath(build_dir),
-                                SIGMOUSE_KERNEL=KERNELS[kernel][1]))
+                       env=dict(os.environ, SIGMOUSE_KERNEL=KERNELS[kernel][1],
+                                # build/<version>: lib.sh's root and kernel
+                                BUILD_DIR=os.path.dirname(os.path.abspath(build_dir)),
+                                SIGMOUSE_LINUX=os.path.basename(os.path.abspath(build_dir))))
 
 
 def judge(name, fields, args, tree, kernel, initrd, accel):
@@ -98,7 +100,7 @@ def judge(name, fields, args, tree, kernel, initrd, accel):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--build", default="build")
+    parser.add_argument("--build", default=DEFAULT_BUILD)
     parser.add_argument("--timeout", type=int, default=300, help="seconds for one boot")
     parser.add_argument("--smp", type=int, default=2)
     parser.add_argument("--kernel", action="append", choices=KERNELS,

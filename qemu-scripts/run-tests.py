@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Boot the test kernel once per fasync configuration, run the guest suite
-in each and the SIGIO atlas under rcu (in each with --all or --config),
-and judge them; with --all (make test-all)
+"""Boot the test kernel of each --build (a kernel's build folder,
+build/<version>) once per fasync configuration, run the guest suite in
+each and the SIGIO atlas under rcu (in each with --all or --config),
+and judge them; make test's split (TEST_SPLIT) boots some kernels under
+fewer designs, --all every kernel under every design; with --all (make test-all)
 or --kernel kcsan, also boot the data-race (KCSAN) kernel with the
 suite's checks that load the node hardest (under rcu; every design with
 --all).
@@ -26,7 +28,8 @@ counts with the programs'. Then (in a whole run: no --config, --only or
 --append) a boot with bogus options, the exported series' checks that
 make check-series ran (build/series/ktap), and person_test.py uses make
 run as a person would, its window under Xvfb and its terminal on a
-pseudo-terminal; its KTAP counts the same way.
+pseudo-terminal (the first --build's kernel, make run's); its KTAP
+counts the same way. Boots are named <version>/<configuration>.
 """
 
 import argparse
@@ -36,7 +39,7 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from guest import BZIMAGE, DESIGNS as CONFIGS, KERNELS, SUITES, Boot, choose_accel
+from guest import BZIMAGE, DEFAULT_BUILD, DESIGNS as CONFIGS, KERNELS, SUITES, Boot, choose_accel
 from kcsan_filter import split_reports
 from ktap import Suites, Tally, kunit_suites
 from person_test import TESTS as PERSON_TESTS
@@ -57,6 +60,11 @@ KCSAN_DESIGNS = ("rcu",)
 # its other sources go through kill_fasync() as the node's do, and make
 # test, in CI's hour, has room for one
 ATLAS_DESIGNS = ("rcu",)
+# make test's split, in CI's hour: the kernels named here boot the debug
+# kernel under these designs only (today's and the wait-queue design,
+# the two a driver can choose), the others under every design; --all
+# (make test-all) boots every kernel under every design
+TEST_SPLIT = {"6.12": ("rcu", "waitqueue")}
 # the KUnit suites every kernel with the series runs at boot, before
 # /init, and their sources in the kernel tree (the cases counted there)
 KUNIT_SUITES = {"sigmouse": "drivers/input/sigmouse_kunit.c",
@@ -116,15 +124,15 @@ def matches(what, problem, body):
     return False
 
 
-def run_config(name, append, args, tree, initrd, accel, sizes):
+def run_config(name, append, args, build, tree, initrd, accel, sizes):
     """Boot once, running the suites sizes names (suite -> results
     expected), and judge it: (the lines to show, suites, [(problem,
     report lines)], the stock code's data races). Boots run side by
     side, so the guest's lines come back to be shown when it has ended."""
+    workdir = os.path.join(build, "test", name.split("/", 1)[1])
     heading = (f"# run-tests: {name}: booted ({accel}, {args.smp} vCPUs) with "
-               f"'{append or 'defaults'}'; console in {args.build}/test/{name}/console.log")
+               f"'{append or 'defaults'}'; console in {workdir}/console.log")
     suites = Suites(NODE_SUITE)
-    workdir = os.path.join(args.build, "test", name)
     boot = Boot(workdir, os.path.join(tree, BZIMAGE), initrd, "test",
                 append=f"{append} sigmouse_suites={','.join(sizes)}", smp=args.smp,
                 accel=accel, timeout=args.timeout, echo_channel=False)
@@ -177,13 +185,13 @@ def ktap_problems(tally, size):
     return problems
 
 
-def run_person_test(args):
+def run_person_test(build):
     """make run as a person uses it: its window, its terminal; (the
     lines to show, tally, problems)."""
     lines = ["# run-tests: person: make run's window under Xvfb, the X pointer moved by "
-             f"xdotool, then its terminal on a pty; logs, screenshots in {args.build}/person/"]
+             f"xdotool, then its terminal on a pty; logs, screenshots in {build}/person/"]
     tally = Tally()
-    with subprocess.Popen([sys.executable, PERSON_TEST, "--build", args.build],
+    with subprocess.Popen([sys.executable, PERSON_TEST, "--build", build],
                           stdout=subprocess.PIPE, text=True) as test:
         for line in test.stdout:
             lines.append(line.rstrip("\n"))
@@ -194,23 +202,24 @@ def run_person_test(args):
     return lines, tally, problems
 
 
-def read_series_checks(args):
+def read_series_checks(build):
     """The exported series' checks, which make check-series ran before
-    the boots: their KTAP, kept in build/series/ktap; ([], tally,
-    problems), as the person test's."""
+    the boots: their KTAP, kept in build/<version>/series/ktap; ([],
+    tally, problems), as the person test's."""
     tally = Tally()
     try:
-        with open(os.path.join(args.build, "series", "ktap")) as f:
+        with open(os.path.join(build, "series", "ktap")) as f:
             for line in f:
                 tally.feed(line.rstrip("\n"))
     except FileNotFoundError:
-        return [], tally, ["no build/series/ktap: make check-series has not run"]
+        return [], tally, [f"no {build}/series/ktap: make check-series has not run"]
     return [], tally, ktap_problems(tally, tally.planned)
 
 
-def check_bad_options(args, kernel, initrd, accel):
+def check_bad_options(args, build, initrd, accel):
     """Unknown values on the command line: said at boot, defaults kept."""
-    boot = Boot(os.path.join(args.build, "test", "bad-options"), kernel, initrd, "probe",
+    kernel = os.path.join(build, KERNELS["debug"][0], BZIMAGE)
+    boot = Boot(os.path.join(build, "test", "bad-options"), kernel, initrd, "probe",
                 append="fasync_lock=bogus sigmouse.notify=bogus", smp=args.smp,
                 accel=accel, timeout=args.timeout, echo_channel=False)
     boot.start()
@@ -227,8 +236,9 @@ def check_bad_options(args, kernel, initrd, accel):
 
 def judge(name, problems, expected):
     """Split a boot's problems into expected failures and fresh ones,
-    and say which expected failures did not happen."""
-    known = expected.get(name, [])
+    and say which expected failures did not happen. An entry names a
+    configuration on every kernel ("rwlock") or on one ("6.12/rwlock")."""
+    known = expected.get(name, []) + expected.get(name.split("/", 1)[1], [])
     xfail, fresh, fired = [], [], set()
     for problem, body in problems:
         entry = next(((what, why) for what, why in known if matches(what, problem, body)), None)
@@ -276,7 +286,9 @@ def figures_table(boots):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--build", default="build")
+    parser.add_argument("--build", action="append",
+                        help="a kernel's build folder, build/<version> (repeatable; "
+                        f"default {DEFAULT_BUILD}); the first is make run's kernel")
     parser.add_argument("--kernel", action="append", choices=KERNELS,
                         help="boot only this kernel (repeatable)")
     parser.add_argument("--all", action="store_true",
@@ -290,80 +302,101 @@ def main():
     parser.add_argument("--append", default="", help="more for the kernel command line")
     args = parser.parse_args()
     only = args.only.split(",") if args.only else None
+    builds = args.build or [DEFAULT_BUILD]
 
-    initrd = os.path.join(args.build, "initramfs.cpio.gz")
-    accel = choose_accel(args.build, os.path.join(args.build, KERNELS["debug"][0], BZIMAGE),
-                         initrd)
     expected = load_expected()
-    # the commit the boots ran, for reports made from their logs later
-    os.makedirs(os.path.join(args.build, "test"), exist_ok=True)
-    with open(os.path.join(args.build, "test", "revision"), "w") as f:
-        f.write(subprocess.run(["git", "-C", HERE, "describe", "--always", "--dirty"],
-                               capture_output=True, text=True).stdout.strip() or "unknown")
-
-    # what this run boots: (name, kernel command line, tree, suites' sizes)
+    # what this run boots: (name, kernel command line, build, tree,
+    # initramfs, suites' sizes)
     configs = []
-    # make test boots the debug kernel; the KCSAN kernel is make test-all's
-    for kernel in args.kernel or (KERNELS if args.all else ["debug"]):
-        tree = os.path.join(args.build, KERNELS[kernel][0])
-        checks = only if kernel == "debug" else [
-            c for c in KCSAN_CHECKS if only is None or c in only]
-        if not checks and only is not None:
-            continue
-        designs = CONFIGS if kernel == "debug" or args.all else KCSAN_DESIGNS
-        for design in args.config or designs:
-            # a whole debug boot runs the atlas too, under ATLAS_DESIGNS
-            # (every design with --all)
-            atlas = (kernel == "debug" and only is None
-                     and (args.all or args.config or design in ATLAS_DESIGNS))
-            suites = list(SUITES) if atlas else [NODE_SUITE]
-            sizes = {s: suite_size(s, checks if s == NODE_SUITE else None) for s in suites}
-            name = design if kernel == "debug" else f"{kernel}/{design}"
-            append = " ".join(filter(None, [
-                CONFIGS[design], KERNELS[kernel][2], args.append,
-                checks and f"SIGIO_TEST_ONLY={','.join(checks)}"]))
-            configs.append((name, append, tree, sizes))
+    for build in builds:
+        linux = os.path.basename(os.path.normpath(build))
+        initrd = os.path.join(build, "initramfs.cpio.gz")
+        # the commit the boots ran, for reports made from their logs later
+        os.makedirs(os.path.join(build, "test"), exist_ok=True)
+        with open(os.path.join(build, "test", "revision"), "w") as f:
+            f.write(subprocess.run(["git", "-C", HERE, "describe", "--always", "--dirty"],
+                                   capture_output=True, text=True).stdout.strip() or "unknown")
+        # make test boots the debug kernel; the KCSAN kernel is make test-all's
+        for kernel in args.kernel or (KERNELS if args.all else ["debug"]):
+            tree = os.path.join(build, KERNELS[kernel][0])
+            checks = only if kernel == "debug" else [
+                c for c in KCSAN_CHECKS if only is None or c in only]
+            if not checks and only is not None:
+                continue
+            if args.all:
+                designs = CONFIGS
+            elif kernel == "debug":
+                designs = TEST_SPLIT.get(linux, CONFIGS)
+            else:
+                designs = KCSAN_DESIGNS
+            for design in args.config or designs:
+                # a whole debug boot runs the atlas too, under ATLAS_DESIGNS
+                # (every design with --all)
+                atlas = (kernel == "debug" and only is None
+                         and (args.all or args.config or design in ATLAS_DESIGNS))
+                suites = list(SUITES) if atlas else [NODE_SUITE]
+                sizes = {s: suite_size(s, checks if s == NODE_SUITE else None) for s in suites}
+                name = f"{linux}/{design}" if kernel == "debug" else f"{linux}/{kernel}/{design}"
+                append = " ".join(filter(None, [
+                    CONFIGS[design], KERNELS[kernel][2], args.append,
+                    checks and f"SIGIO_TEST_ONLY={','.join(checks)}"]))
+                configs.append((name, append, build, tree, initrd, sizes))
     # the rest belongs to a whole run
     whole = not args.kernel and not args.config and not args.only and not args.append
-    debug_kernel = os.path.join(args.build, KERNELS["debug"][0], BZIMAGE)
+    accel = choose_accel(builds[0], os.path.join(builds[0], KERNELS["debug"][0], BZIMAGE),
+                         os.path.join(builds[0], "initramfs.cpio.gz"))
 
     rows, boots, unexpected, passed, skipped = [], [], [], 0, 0
     # the suite's boots --jobs at a time: a TCG guest keeps less than one
     # of the two cores busy (174 s of CPU in a 203 s boot); each boot's
     # lines are shown in this order once it has ended. The bad-options
-    # boot and the person test come after them, alone: beside another
+    # boots and the person test come after them, alone: beside another
     # guest, a boot's console lost a character at boot and the person
     # test's shell answer came interleaved with sigio-watch's lines
     with ThreadPoolExecutor(args.jobs) as pool:
-        running = [(name, pool.submit(run_config, name, append, args, tree, initrd, accel,
-                                      sizes)) for name, append, tree, sizes in configs]
-        for name, future in running:
-            lines, suites, problems, stock = future.result()
-            print("\n".join(lines), flush=True)
-            for report in stock:
-                print(f"# run-tests: {name}: data race in stock code, listed, not failed: "
-                      f"{report[0]}")
-            xfail, fresh = judge(name, problems, expected)
-            unexpected += [f"{name}: {p}" for p in fresh]
-            passed += len(suites.total("passed"))
-            skipped += len(suites.total("skipped"))
-            reports = sum(p.startswith("splat: ") for p, _ in problems)
-            boots.append((name, suites.tallies[NODE_SUITE], (reports, len(stock))))
-            rows.append((name, len(suites.total("passed")), len(suites.total("failed")),
-                         len(suites.total("skipped")), len(xfail),
-                         "FAIL" if fresh else ("xfail" if xfail else "pass")))
+        running = [(name, pool.submit(run_config, name, append, args, build, tree, initrd,
+                                      accel, sizes))
+                   for name, append, build, tree, initrd, sizes in configs]
+        try:
+            for name, future in running:
+                lines, suites, problems, stock = future.result()
+                print("\n".join(lines), flush=True)
+                for report in stock:
+                    print(f"# run-tests: {name}: data race in stock code, listed, not failed: "
+                          f"{report[0]}")
+                xfail, fresh = judge(name, problems, expected)
+                unexpected += [f"{name}: {p}" for p in fresh]
+                passed += len(suites.total("passed"))
+                skipped += len(suites.total("skipped"))
+                reports = sum(p.startswith("splat: ") for p, _ in problems)
+                boots.append((name, suites.tallies[NODE_SUITE], (reports, len(stock))))
+                rows.append((name, len(suites.total("passed")), len(suites.total("failed")),
+                             len(suites.total("skipped")), len(xfail),
+                             "FAIL" if fresh else ("xfail" if xfail else "pass")))
+        except BaseException:
+            # an error or ^C: the boots not started yet are not started
+            for _, future in running:
+                future.cancel()
+            raise
 
     if whole:
-        print("# run-tests: bad-options: booting with fasync_lock=bogus sigmouse.notify=bogus",
-              flush=True)
-        problems = check_bad_options(args, debug_kernel, initrd, accel)
-        unexpected += [f"bad-options: {p}" for p in problems]
-        passed += not problems
-        rows.append(("bad-options", int(not problems), int(bool(problems)), 0, 0,
-                     "FAIL" if problems else "pass"))
+        for build in builds:
+            linux = os.path.basename(os.path.normpath(build))
+            print(f"# run-tests: {linux}/bad-options: booting with fasync_lock=bogus "
+                  "sigmouse.notify=bogus", flush=True)
+            problems = check_bad_options(args, build, os.path.join(build, "initramfs.cpio.gz"),
+                                         accel)
+            unexpected += [f"{linux}/bad-options: {p}" for p in problems]
+            passed += not problems
+            rows.append((f"{linux}/bad-options", int(not problems), int(bool(problems)), 0, 0,
+                         "FAIL" if problems else "pass"))
 
-        for name, result in (("series", read_series_checks), ("person", run_person_test)):
-            lines, tally, problems = result(args)
+        parts = [(f"{os.path.basename(os.path.normpath(b))}/series", read_series_checks, b)
+                 for b in builds]
+        parts.append((f"{os.path.basename(os.path.normpath(builds[0]))}/person",
+                      run_person_test, builds[0]))
+        for name, result, build in parts:
+            lines, tally, problems = result(build)
             print("\n".join(lines), flush=True)
             unexpected += [f"{name}: {p}" for p in problems]
             passed += len(tally.passed)
@@ -372,13 +405,14 @@ def main():
                          "FAIL" if problems else "pass"))
 
     print()
-    print(f"{'config':<16} {'passed':>6} {'failed':>6} {'skipped':>7} {'xfail':>5}  result")
+    print(f"{'config':<20} {'passed':>6} {'failed':>6} {'skipped':>7} {'xfail':>5}  result")
     for row in rows:
-        print(f"{row[0]:<16} {row[1]:>6} {row[2]:>6} {row[3]:>7} {row[4]:>5}  {row[5]}")
+        print(f"{row[0]:<20} {row[1]:>6} {row[2]:>6} {row[3]:>7} {row[4]:>5}  {row[5]}")
     print()
     table = figures_table(boots)
-    with open(os.path.join(args.build, "test", "figures.md"), "w") as f:
-        f.write(table)
+    for build in builds:
+        with open(os.path.join(build, "test", "figures.md"), "w") as f:
+            f.write(table)
     print(table)
     for u in unexpected:
         print(f"FAIL: {u}")

@@ -26,7 +26,7 @@ import signal
 import sys
 import threading
 
-from guest import Boot, choose_accel
+from guest import DEFAULT_BUILD, Boot, choose_accel
 from qmp import QMPError
 
 MICE = ("ps2", "virtio-mouse", "virtio-tablet")
@@ -71,7 +71,7 @@ def verdict(boot, summaries, person):
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--build", default="build")
+    parser.add_argument("--build", default=DEFAULT_BUILD)
     parser.add_argument("--seconds", type=int, default=int(os.environ.get("RUN_SECONDS", 20)),
                         help="how long sigio-watch runs when no person is at a terminal")
     parser.add_argument("--smp", type=int, default=2)

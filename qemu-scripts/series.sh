@@ -1,24 +1,27 @@
 #!/bin/sh
 # make series: the kernel series as a kernel developer takes it, one
-# git format-patch series with a cover letter against pristine 6.1.
+# git format-patch series with a cover letter against the pristine
+# source, for the kernel KERNEL= names (6.1 or 6.12).
 #
-# Debian's linux-source-6.1 is extracted once into a git repository,
-# build/series/linux, committed and tagged "pristine". patches/ is
+# Debian's linux-source-<version> is extracted once into a git
+# repository, build/<version>/series/linux, committed and tagged
+# "pristine". patches/<version>/ is
 # applied to it with git am; the last patch, the driver's, also gets
 # the new files driver/files names, from driver/ (their source of
 # truth). The result is the branch "sigmouse", and git format-patch
-# --rfc --cover-letter writes it to build/series/out, the cover
-# letter's subject and text from patches/cover-letter. Commit dates are
+# --rfc --cover-letter writes it to build/<version>/series/out, the
+# cover letter's subject and text from patches/<version>/cover-letter. Commit dates are
 # the patches' own, so the same sources export the same series.
 set -eu
 SIGMOUSE_KERNEL=bench  # $kernel_tree: the tree check-series.sh walks
 . "$(dirname "$0")/lib.sh"
 
-[ -r "$source_tarball" ] || die "$source_tarball missing: install linux-source-6.1"
+[ -r "$source_tarball" ] || die "$source_tarball missing: install $source_package"
+require_series
 
 repo=$series_repo
 out=$build/series/out
-debian_version=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+debian_version=$(dpkg-query -W -f='${Version}' "$source_package")
 export GIT_AUTHOR_NAME="sigmouse developers" GIT_AUTHOR_EMAIL=sigmouse@localhost
 export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
 
@@ -34,7 +37,7 @@ if [ "$(cat "$build/series/pristine" 2>/dev/null)" != "$debian_version" ] ||
 	git -C "$repo" init -q
 	git -C "$repo" add -f .
 	git -C "$repo" commit -q \
-		-m "Linux $(make -s -C "$repo" kernelversion) (linux-source-6.1 $debian_version)"
+		-m "Linux $(make -s -C "$repo" kernelversion) ($source_package $debian_version)"
 	git -C "$repo" tag pristine
 	echo "$debian_version" >"$build/series/pristine"
 fi
@@ -43,8 +46,8 @@ git -C "$repo" am --abort 2>/dev/null || :
 git -C "$repo" checkout -q -f --detach pristine
 git -C "$repo" clean -q -f -d -x
 for p in $(series_patches); do
-	git -C "$repo" am -q --committer-date-is-author-date "$top/patches/$p" ||
-		die "patches/$p does not apply to pristine $debian_version with git am"
+	git -C "$repo" am -q --committer-date-is-author-date "$patches/$p" ||
+		die "patches/$linux/$p does not apply to pristine $debian_version with git am"
 done
 # the driver's new files go into the last patch's commit
 driver_files | while read -r file path; do
@@ -59,11 +62,17 @@ git -C "$repo" branch -f sigmouse HEAD
 rm -rf "$out"
 git -C "$repo" format-patch -q --rfc --cover-letter -o "$out" pristine..sigmouse
 # the cover letter: "*** SUBJECT HERE ***" and "*** BLURB HERE ***"
-# become patches/cover-letter's first line and the rest
+# become the cover-letter file's first line and the rest (the subject
+# is inserted by awk, not sed: it may hold any character)
 cover=$out/0000-cover-letter.patch
-subject=$(head -n 1 "$top/patches/cover-letter")
-tail -n +3 "$top/patches/cover-letter" >"$out/blurb"
-sed -i -e "s|\*\*\* SUBJECT HERE \*\*\*|$subject|" \
+subject=$(head -n 1 "$patches/cover-letter")
+tail -n +3 "$patches/cover-letter" >"$out/blurb"
+SUBJECT=$subject awk '{
+	i = index($0, "*** SUBJECT HERE ***")
+	if (i) $0 = substr($0, 1, i - 1) ENVIRON["SUBJECT"] substr($0, i + 20)
+} 1' "$cover" >"$cover.new"
+mv "$cover.new" "$cover"
+sed -i \
 	-e "/\*\*\* BLURB HERE \*\*\*/{r $out/blurb
 d}" "$cover"
 rm "$out/blurb"

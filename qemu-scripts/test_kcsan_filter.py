@@ -16,7 +16,8 @@ import unittest
 from kcsan_filter import racing_functions, split_reports
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TREE = os.path.join(os.environ.get("BUILD_DIR", os.path.join(HERE, "..", "build")), "linux")
+# the debug kernel's tree (check.sh says which), 6.1's if run alone
+TREE = os.environ.get("KERNEL_TREE", os.path.join(HERE, "..", "build", "6.1", "linux"))
 
 
 def saved(path):

@@ -86,7 +86,7 @@ struct sigmouse_info {
 	__u64 drops;
 };
 
-#define SIGMOUSE_IOC_MAGIC	0xB8 /* unused in 6.1's ioctl-number.rst */
+#define SIGMOUSE_IOC_MAGIC	0xB9 /* free in 6.1's and 6.12's ioctl-number.rst */
 #define SIGMOUSE_IOC_INFO	_IOR(SIGMOUSE_IOC_MAGIC, 0x01, struct sigmouse_info)
 
 #endif /* _UAPI_LINUX_SIGMOUSE_H */
