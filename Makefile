@@ -43,11 +43,13 @@ run: initramfs
 	@$(PYTHON) $(SCRIPTS)/run.py --build $(KBUILD)
 
 # make test, both kernels under the split: on 6.1 every kind of check
-# (make test-full), on 6.12 make check, the exported series' checks but
-# the prefix walk, and the suite under two designs (make test-split);
-# then both kernels' boots, two at a time, and one closing line
+# (make test-full, its prefix walk compiling the folders each patch
+# touches and its bench smoke on the debug kernel: WALK=dirs), on 6.12
+# make check, the exported series' checks but the prefix walk, and the
+# suite under two designs (make test-split); then both kernels' boots,
+# two at a time, and one closing line
 test:
-	@$(MAKE) --no-print-directory KERNEL=$(FULL_KERNEL) test-full
+	@$(MAKE) --no-print-directory KERNEL=$(FULL_KERNEL) WALK=dirs test-full
 	@$(MAKE) --no-print-directory KERNEL=$(SPLIT_KERNEL) WALK=no test-split
 	@$(PYTHON) $(SCRIPTS)/run-tests.py \
 		--build $(BUILD_DIR)/$(FULL_KERNEL) --build $(BUILD_DIR)/$(SPLIT_KERNEL)
@@ -55,9 +57,8 @@ test:
 # every kind of check on KERNEL, built: sparse and the host scripts'
 # tests, the exported series' checks (git am, checkpatch, its prefixes
 # built one by one in the bench tree, whose last stop is the bench
-# kernel), on that kernel the default path's disassembly against stock
-# and a seconds-long bench run to keep make bench working (no stock
-# kernel), the mutants; run-tests.py then boots the KUnit suites and the
+# kernel), the default path's disassembly against stock and a
+# seconds-long bench run to keep make bench working, the mutants; run-tests.py then boots the KUnit suites and the
 # guest suite on the debug kernel under all four designs, the SIGIO
 # atlas under rcu, and make run used as a person would (window under
 # Xvfb, terminal on a pty)
@@ -100,16 +101,19 @@ fuzz: initramfs kcsan-kernel
 		--append "SIGMOUSE_FUZZ_SECONDS=$(SECONDS)$(if $(SEED), SIGMOUSE_FUZZ_SEED=$(SEED))"
 
 
-# a seconds-long bench run to keep make bench working, on the bench
-# kernel; its control is stock in make test-all (STOCK=1) and the
-# bench kernel again in make test, where building stock would push a
-# cold run past CI's hour
+# a seconds-long bench run to keep make bench working: after the whole
+# walk on the bench kernel, its control stock in make test-all (STOCK=1)
+# and the bench kernel again otherwise; in make test (WALK=dirs, no
+# bench kernel built) on the debug kernel against itself. Building the
+# bench and stock kernels too would push a cold make test past CI's hour
 BENCH_BZIMAGE = $(KBUILD)/series/walk/arch/x86/boot/bzImage
+DEBUG_BZIMAGE = $(KBUILD)/linux/arch/x86/boot/bzImage
+SMOKE_BZIMAGE = $(if $(filter yes,$(WALK)),$(BENCH_BZIMAGE),$(DEBUG_BZIMAGE))
 bench-smoke: initramfs series
-	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/build-kernel.sh
+	@$(if $(filter yes,$(WALK)),SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/build-kernel.sh,:)
 	@$(if $(STOCK),SIGMOUSE_KERNEL=stock sh $(SCRIPTS)/build-kernel.sh,:)
-	@$(PYTHON) $(SCRIPTS)/run-bench.py --build $(KBUILD) --smoke \
-		$(if $(STOCK),,--stock-kernel $(BENCH_BZIMAGE)) >$(KBUILD)/bench-smoke.log || \
+	@$(PYTHON) $(SCRIPTS)/run-bench.py --build $(KBUILD) --smoke --kernel $(SMOKE_BZIMAGE) \
+		$(if $(STOCK),,--stock-kernel $(SMOKE_BZIMAGE)) >$(KBUILD)/bench-smoke.log || \
 		{ tail -20 $(KBUILD)/bench-smoke.log; exit 1; }
 	@echo "bench smoke: ok ($(KBUILD)/bench-smoke.log)"
 
@@ -146,7 +150,8 @@ series: deps
 
 # make test's checks of that series: git am onto pristine, checkpatch
 # --strict, kernel-doc, every prefix builds (vmlinux, one non-debug
-# tree; WALK=no leaves it out), the UAPI header alone in C and C++, the
+# tree; WALK=dirs compiles only the folders each patch's C files are in,
+# WALK=no leaves it out), the UAPI header alone in C and C++, the
 # .kunitconfig, the documentation
 WALK ?= yes
 check-series: series kernel
