@@ -45,10 +45,10 @@ run: initramfs
 # make test, both kernels under the split: on 6.1 every kind of check
 # (make test-full, its prefix walk compiling the folders each patch
 # touches and its bench smoke on the debug kernel: WALK=dirs; six of the
-# mutants: QUICK_MUTANTS), on 6.12
-# make check, the exported series' checks but the prefix walk, and the
-# suite under two designs (make test-split); then both kernels' boots,
-# two at a time, and one closing line
+# mutants: QUICK_MUTANTS), on 6.12 make check, the exported series'
+# checks but the prefix walk, and the suite under two designs (make
+# test-split); then both kernels' boots, two at a time, and one closing
+# line
 test:
 	@$(MAKE) --no-print-directory KERNEL=$(FULL_KERNEL) WALK=dirs MUTANTS="$(QUICK_MUTANTS)" \
 		test-full
@@ -60,10 +60,10 @@ test:
 # tests, the exported series' checks (git am, checkpatch, its prefixes
 # built one by one in the bench tree, whose last stop is the bench
 # kernel), the default path's disassembly against stock and a
-# seconds-long bench run to keep make bench working, the mutants; run-tests.py then boots the KUnit suites and the
-# guest suite on the debug kernel under all four designs, the SIGIO
-# atlas under rcu, and make run used as a person would (window under
-# Xvfb, terminal on a pty)
+# seconds-long bench run to keep make bench working, the mutants;
+# run-tests.py then boots the KUnit suites and the guest suite on the
+# debug kernel under all four designs, the SIGIO atlas under rcu, and
+# make run used as a person would (window under Xvfb, terminal on a pty)
 test-full: check check-series disasm initramfs bench-smoke mutants
 
 # the split kernel's part of make test, built: make check, the series'
@@ -116,9 +116,10 @@ fuzz: initramfs kcsan-kernel
 # bench and stock kernels too would push a cold make test past CI's hour
 BENCH_BZIMAGE = $(KBUILD)/series/walk/arch/x86/boot/bzImage
 DEBUG_BZIMAGE = $(KBUILD)/linux/arch/x86/boot/bzImage
-SMOKE_BZIMAGE = $(if $(filter yes,$(WALK)),$(BENCH_BZIMAGE),$(DEBUG_BZIMAGE))
+WHOLE_WALK = $(filter yes,$(WALK))
+SMOKE_BZIMAGE = $(if $(WHOLE_WALK),$(BENCH_BZIMAGE),$(DEBUG_BZIMAGE))
 bench-smoke: initramfs series
-	@$(if $(filter yes,$(WALK)),SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/build-kernel.sh,:)
+	@$(if $(WHOLE_WALK),SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/build-kernel.sh,:)
 	@$(if $(STOCK),SIGMOUSE_KERNEL=stock sh $(SCRIPTS)/build-kernel.sh,:)
 	@$(PYTHON) $(SCRIPTS)/run-bench.py --build $(KBUILD) --smoke --kernel $(SMOKE_BZIMAGE) \
 		$(if $(STOCK),,--stock-kernel $(SMOKE_BZIMAGE)) >$(KBUILD)/bench-smoke.log || \

@@ -617,8 +617,9 @@ def main():
     host_anchor = run_host_anchor(args.build, 0.5, out)
     plan = boot_plan(args)
     # a new run's boots, none died yet
-    shutil.rmtree(os.path.join(out, "died"), ignore_errors=True)
-    boots, died_once, failed = [], False, False
+    died = os.path.join(out, "died")
+    shutil.rmtree(died, ignore_errors=True)
+    boots, failed = [], False
     for n, (mode, design, sections) in enumerate(plan, 1):
         image = stock if design == "stock" else kernel
         accel_arg, qemu_args, smp = EMULATION_MODES[mode]
@@ -626,25 +627,24 @@ def main():
                  f"{'' if design == 'stock' else DESIGNS[design]}"
         workdir = os.path.join(out, "boots", f"{n:02d}-{mode}-{design}")
         label = f"boot {n}/{len(plan)} {mode} {design}"
-        result, boot = bench_boot(n, mode, design, image, initrd, workdir, label, started,
-                                  append=append.strip(), smp=smp or args.smp, accel=accel_arg,
-                                  qemu_args=qemu_args)
         # A kernel that died before the guest's first section measured
         # nothing: its console is kept in died/ with the report, and the
         # boot runs once more (seen: 6.12's bench kernel, an int3 Oops
         # in sched_clock_cpu() while a static key was patched at boot,
         # one mttcg boot in 15). A second death in the run, or a death
         # after the first section, fails it.
-        report = first_report(workdir)
-        if result.section is None and report and not died_once:
-            died_once = True
-            os.makedirs(os.path.join(out, "died"), exist_ok=True)
-            shutil.move(workdir, os.path.join(out, "died", os.path.basename(workdir)))
-            print(f"run-bench: {label} died before its workloads: {report}; booting it again",
-                  file=sys.stderr, flush=True)
+        while True:
             result, boot = bench_boot(n, mode, design, image, initrd, workdir, label, started,
                                       append=append.strip(), smp=smp or args.smp,
                                       accel=accel_arg, qemu_args=qemu_args)
+            report = (result.section is None and not os.path.isdir(died)
+                      and first_report(workdir))
+            if not report:
+                break
+            os.makedirs(died)
+            shutil.move(workdir, os.path.join(died, os.path.basename(workdir)))
+            print(f"run-bench: {label} died before its workloads: {report}; booting it again",
+                  file=sys.stderr, flush=True)
         if boot.timed_out or boot.exit_status != 0 or result.errors or not result.pipe:
             print(f"run-bench: boot {n} ({mode} {design}) did not finish its workloads "
                   f"(see {boot.workdir}/)", file=sys.stderr)
