@@ -129,6 +129,9 @@ class Boot:
         self.echo_console = echo_console
         self.echo_channel = echo_channel
         self.terminal = terminal
+        # the console's last output on the terminal ended mid-line (the
+        # shell's prompt, what a person is typing)
+        self.console_mid_line = False
         os.makedirs(workdir, exist_ok=True)
         self.sockets = {name: os.path.join(workdir, f"{name}.sock")
                         for name in ("qmp", "mice", "console", "channel")}
@@ -236,6 +239,7 @@ class Boot:
                 if self.terminal and sock is self.console:
                     sys.stdout.buffer.write(data)
                     sys.stdout.flush()
+                    self.console_mid_line = not data.endswith(b"\n")
                 buffers[sock] += data
                 *lines, buffers[sock] = buffers[sock].split(b"\n")
                 for raw in lines:
@@ -291,7 +295,12 @@ class Boot:
             self.reply(seq, f"error {e}")
 
     def say(self, line):
-        """A line on this process's terminal; in raw mode it needs its CR."""
+        """A line on this process's terminal; in raw mode it needs its CR.
+        Shared with the guest's console, it starts a line of its own, as
+        the kernel's messages do, rather than run on from a prompt."""
+        if self.terminal and self.console_mid_line:
+            print(end="\r\n")
+            self.console_mid_line = False
         print(line, end="\r\n" if self.terminal else "\n", flush=True)
 
     def stop(self, grace=0):

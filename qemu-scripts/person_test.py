@@ -49,10 +49,11 @@ STEPS = [(10, 5)] * 20 + [(-4, 8)] * 15
 WINDOW_TESTS = ("window_opened", "tablet_follows_pointer", "click_in_button_state",
                 "screen_shows_signal_lines", "replugged_mouse_watched", "run_ends_cleanly")
 TERMINAL_TESTS = ("terminal_gives_guest_shell", "vnc_on_loopback",
-                  "mice_moved_from_another_terminal", "poweroff_ends_run", "ctrl_c_ends_run",
-                  "closing_window_ends_run")
+                  "mice_moved_from_another_terminal", "typing_survives_signal_lines",
+                  "poweroff_ends_run", "ctrl_c_ends_run", "closing_window_ends_run")
 TESTS = WINDOW_TESTS + TERMINAL_TESTS
 PROMPT = r"(?m)^/ # "
+TYPED = "typed-while-moving"
 CURSOR_QUERY, CURSOR_AT_BOTTOM = b"\x1b[6n", b"\x1b[25;1R"
 LINE = re.compile(r"^(/dev/sigmouse\d+) #\d+: \S+ (\S+)"
                   r"(?:.*? seq=\d+ dx=(-?\d+) dy=(-?\d+) wheel=-?\d+ buttons=(\S+))?")
@@ -438,9 +439,15 @@ def drive_terminal(build, out, checks, display):
 
         ps2 = run.wait_for(r"^watching (/dev/sigmouse\d+) \(ImExPS/2", 1)
         tablet = run.wait_for(r"^watching (/dev/sigmouse\d+) \(QEMU Virtio Tablet\)", 1)
+        # a person has half typed a command when the mice move: each guest
+        # line still starts a line of its own, and the command runs whole
+        offset = len(run.text)
+        run.type(f"echo {TYPED}")
+        run.wait_text(rf"echo {TYPED}", 30, offset)
         mark = run.complete_lines()
         qmp_mouse(build, "move", "ps2", "7", "-2", "3")
-        moves = run.wait_for(rf"^{ps2.group(1)} #3: .* dx=7 dy=-2 ", 30, mark) if ps2 else None
+        moves = [run.wait_for(rf"^{ps2.group(1)} #{n}: .* dx=7 dy=-2 ", 30, mark)
+                 for n in (1, 2, 3)] if ps2 else []
         # the tablet's first report moves it from the input core's 0,0 to
         # the centre, where qmp_mouse.py's circles start and end
         qmp_mouse(build, "move", "virtio-tablet", "0", "0")
@@ -449,10 +456,17 @@ def drive_terminal(build, out, checks, display):
         qmp_mouse(build, "circle", "virtio-tablet", "3000")
         run.wait_for(rf"^{tablet.group(1)} #17: ", 30, mark) if tablet else None
         dx, dy, packets = tablet_moves(run, tablet.group(1), mark) if tablet else (0, 0, [])
+        shown = sum(map(bool, moves))
         checks.result("mice_moved_from_another_terminal",
-                      bool(moves) and len(packets) == 16 and dx == dy == 0,
-                      f"ps2 moves {'shown' if moves else 'missing'}; the tablet's circle: "
+                      shown == 3 and len(packets) == 16 and dx == dy == 0,
+                      f"ps2 moves: {shown} of 3 lines starting a line; the tablet's circle: "
                       f"{len(packets)} packets summing to dx {dx:+d} dy {dy:+d}")
+        offset = len(run.text)
+        run.type("\r")
+        ran = run.wait_text(rf"\n{TYPED}\r", 30, offset)
+        checks.result("typing_survives_signal_lines", bool(ran),
+                      f"the command typed before the moves, ended after them, "
+                      f"{'ran whole' if ran else 'did not run'}")
 
         run.type("poweroff\r")
         status = run.wait(120)
