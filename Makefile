@@ -46,9 +46,9 @@ run: initramfs
 # (make test-full, its prefix walk compiling the folders each patch
 # touches and its bench smoke on the debug kernel: WALK=dirs; six of the
 # mutants: QUICK_MUTANTS), on 6.12 make check, the exported series'
-# checks but the prefix walk, and the suite under two designs (make
-# test-split); then both kernels' boots, two at a time, and one closing
-# line
+# checks but the prefix walk, and the suite under two designs without
+# the atlas (make test-split); then both kernels' boots, two at a time,
+# and one closing line
 test:
 	@$(MAKE) --no-print-directory KERNEL=$(FULL_KERNEL) WALK=dirs MUTANTS="$(QUICK_MUTANTS)" \
 		test-full

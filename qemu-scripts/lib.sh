@@ -144,10 +144,19 @@ sync_file() {
 # CC would make kbuild rebuild everything it compiled before. LOCALVERSION
 # set: no "+" in the release of a tree that is a git worktree (the bench
 # tree), the same release as the extracted trees.
+# ccache_mode=depend (the default): kbuild has gcc list each object's
+# headers (-Wp,-MMD) anyway, and ccache hashes those rather than running
+# the preprocessor on every file it has not seen before and again to
+# compile it (cold fs/, kernel/ and mm/ of the debug tree: 234 s in the
+# preprocessor mode, 211 s in depend mode). ccache_mode=preprocessor
+# where a header changes in ways most files never see, as the series'
+# prefixes do: ccache then finds the same preprocessed text.
 kernel_make() {
 	cc=gcc
 	command -v ccache >/dev/null && cc="ccache gcc"
-	CCACHE_BASEDIR="$kernel_tree" CCACHE_NOHASHDIR=1 \
+	depend=CCACHE_DEPEND=1
+	[ "${ccache_mode:-depend}" = depend ] || depend=CCACHE_NODEPEND=1
+	env "$depend" CCACHE_BASEDIR="$kernel_tree" CCACHE_NOHASHDIR=1 \
 	KBUILD_BUILD_TIMESTAMP="${KBUILD_BUILD_TIMESTAMP:-2003-12-20}" \
 	KBUILD_BUILD_USER=sigmouse KBUILD_BUILD_HOST=sigmouse \
 		make -C "$kernel_tree" -s CC="$cc" LOCALVERSION= "$@"

@@ -3,7 +3,8 @@
 build/<version>) once per fasync configuration, run the guest suite in
 each and the SIGIO atlas under rcu (in each with --all or --config),
 and judge them; make test's split (TEST_SPLIT) boots some kernels under
-fewer designs, --all every kernel under every design; with --all (make test-all)
+fewer designs and without the atlas, --all every kernel under every
+design; with --all (make test-all)
 or --kernel kcsan, also boot the data-race (KCSAN) kernel with the
 suite's checks that load the node hardest (under rcu; every design with
 --all).
@@ -62,8 +63,9 @@ KCSAN_DESIGNS = ("rcu",)
 ATLAS_DESIGNS = ("rcu",)
 # make test's split, in CI's hour: the kernels named here boot the debug
 # kernel under these designs only (today's and the wait-queue design,
-# the two a driver can choose), the others under every design; --all
-# (make test-all) boots every kernel under every design
+# the two a driver can choose) and without the atlas, the others under
+# every design; --all (make test-all) boots every kernel under every
+# design, the atlas in each
 TEST_SPLIT = {"6.12": ("rcu", "waitqueue")}
 # the KUnit suites every kernel with the series runs at boot, before
 # /init, and their sources in the kernel tree (the cases counted there)
@@ -333,7 +335,8 @@ def main():
                 # a whole debug boot runs the atlas too, under ATLAS_DESIGNS
                 # (every design with --all)
                 atlas = (kernel == "debug" and only is None
-                         and (args.all or args.config or design in ATLAS_DESIGNS))
+                         and (args.all or args.config or
+                              (design in ATLAS_DESIGNS and linux not in TEST_SPLIT)))
                 suites = list(SUITES) if atlas else [NODE_SUITE]
                 sizes = {s: suite_size(s, checks if s == NODE_SUITE else None) for s in suites}
                 name = f"{linux}/{design}" if kernel == "debug" else f"{linux}/{kernel}/{design}"
