@@ -296,8 +296,8 @@ class Boot:
 
     def say(self, line):
         """A line on this process's terminal; in raw mode it needs its CR.
-        Shared with the guest's console, it starts a line of its own, as
-        the kernel's messages do, rather than run on from a prompt."""
+        Shared with the guest's console, it starts a line of its own rather
+        than run on from the shell's prompt or what a person is typing."""
         if self.terminal and self.console_mid_line:
             print(end="\r\n")
             self.console_mid_line = False
