@@ -4,10 +4,9 @@ build/<version>) once per fasync configuration, run the guest suite in
 each and the SIGIO atlas under rcu (in each with --all or --config),
 and judge them; make test's split (TEST_SPLIT) boots some kernels under
 fewer designs and without the atlas, --all every kernel under every
-design; with --all (make test-all)
-or --kernel kcsan, also boot the data-race (KCSAN) kernel with the
-suite's checks that load the node hardest (under rcu; every design with
---all).
+design; with --all (make test-all) or --kernel kcsan, also boot the
+data-race (KCSAN) kernel with the suite's checks that load the node
+hardest (under rcu; every design with --all).
 
 The programs' KTAP comes over the guest channel, each after its
 "# suite:" line; QEMU's mice are moved when the suite asks. A configuration fails on any failed, missing, duplicate or
@@ -333,7 +332,7 @@ def main():
                 designs = KCSAN_DESIGNS
             for design in args.config or designs:
                 # a whole debug boot runs the atlas too, under ATLAS_DESIGNS
-                # (every design with --all)
+                # on a kernel outside TEST_SPLIT (every design with --all)
                 atlas = (kernel == "debug" and only is None
                          and (args.all or args.config or
                               (design in ATLAS_DESIGNS and linux not in TEST_SPLIT)))
