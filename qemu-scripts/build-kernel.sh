@@ -43,8 +43,12 @@ else
 		for p in $patch_files; do
 			say "applying $p"
 			# -l: 6.1.192 realigned ioctl-number.rst's table; bookworm's
-			# 6.1.176 (without the security suite) has the old spacing
-			patch -d "$kernel_tree" -p1 -l --quiet --forward <"$patches/$p" ||
+			# 6.1.176 (without the security suite) has the old spacing.
+			# No .orig or .rej file left in the tree: a hunk at an
+			# offset (Debian's MAINTAINERS moves) would otherwise leave
+			# a backup that a later step could read
+			patch -d "$kernel_tree" -p1 -l --quiet --forward --no-backup-if-mismatch \
+				--reject-file=- <"$patches/$p" ||
 				die "patches/$linux/$p does not apply to Linux $(kernel_make -s kernelversion) \
 ($source_package $(dpkg-query -W -f='${Version}' "$source_package" 2>/dev/null)); \
 the series was made against $(sed -n 's/^# Made against //p' "$patches/series"): port it"

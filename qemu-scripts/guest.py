@@ -323,6 +323,40 @@ class Boot:
     def reports(self):
         return kernel_reports(self.console_lines)
 
+    def death_at_boot(self):
+        """Why the guest ended before its init wrote a line on the channel
+        (the kernel's first report, or QEMU's exit), or None when it
+        wrote one, timed out or was stopped by a person."""
+        if self.channel_lines or self.exit_status is not None or self.timed_out \
+                or self.interrupted:
+            return None
+        reports = self.reports()
+        if reports:
+            return reports[0][0].split("] ", 1)[-1]
+        return f"QEMU ended (status {self.qemu_status}) before /init wrote a line"
+
+
+def boot_retrying_death(make_boot, make_reader):
+    """Boot (make_boot() gives a Boot not yet started), feeding every
+    channel line to make_reader()'s feed, and boot once more if the first
+    guest died before its init wrote a line: under multi-threaded TCG a
+    kernel patching its own text can die of it
+    (docs/findings/int3-tracepoint-switched-under-load.txt). The dead
+    boot's console is kept beside the second's as console-died.log.
+    Returns (boot, reader, why the first boot died or None); a second
+    death stands, to be judged as any other boot."""
+    boot, reader = make_boot(), make_reader()
+    boot.start()
+    boot.serve(on_line=reader.feed)
+    died = boot.death_at_boot()
+    if died:
+        os.replace(os.path.join(boot.workdir, "console.log"),
+                   os.path.join(boot.workdir, "console-died.log"))
+        boot, reader = make_boot(), make_reader()
+        boot.start()
+        boot.serve(on_line=reader.feed)
+    return boot, reader, died
+
 
 def keys_to_guest(fd):
     """Every key goes to the guest as typed: no echo or line editing here

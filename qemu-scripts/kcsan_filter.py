@@ -8,6 +8,11 @@ file the project wrote or patched, or the input path between them: the
 list is OURS, and the definitions are read from the kernel tree that
 was booted, so a function the series adds is counted without a list to
 keep. Every other report is stock code's: listed, not failed.
+
+The names are read once, when the booted bzImage is built
+(defined_functions), and judged against later (split_reports): a
+runner that changes the tree while a boot runs (make mutants builds the
+next mutant) must not read the tree for the boot before.
 """
 
 import os
@@ -38,10 +43,11 @@ def racing_functions(header):
     return [name.split(".")[0] for name in match.groups() if name]
 
 
-def split_reports(reports, tree):
-    """(reports that count, stock code's data races) of a boot of the
-    kernel built in tree: KASAN, lockdep and other reports all count."""
-    ours = defined_functions(tree)
+def split_reports(reports, ours):
+    """(reports that count, stock code's data races) of a boot of a
+    kernel whose project functions are ours (defined_functions() of its
+    tree when it was built): KASAN, lockdep and other reports all
+    count."""
     counted, stock = [], []
     for report in reports:
         racing = racing_functions(report[0])

@@ -10,23 +10,33 @@ sigio-atlas", passed as SIGIO_ATLAS_ONLY), if not the debug kernel, the
 kernel ("Kernel: kcsan" for a data race only KCSAN sees) and, if the
 boot needs more on its command line, that ("Append:"). Each is
 applied to that kernel's tree, built incrementally (only the touched
-file recompiles), its bzImage copied aside and the patch reverted, then
-booted while the next mutant builds, and judged killed when a check
+file recompiles), its bzImage and the names of the project's functions
+(kcsan_filter.defined_functions) taken aside and the patch reverted,
+then booted while the next mutant builds, and judged killed when a check
 fails, the kernel reports a problem (a data race in stock code is none),
-or the boot times out. At the end the kernels are rebuilt
-as they were. Prints a table, mutant by mutant, and exits 1 if any
-survived.
+or the boot times out. The judge reads only what was taken aside, never
+the tree, which the next mutant is being applied to and built in. A
+mutant applies to the kernel it was written against (MADE_AGAINST)
+exactly or not at all: one that needs an offset or fuzz there is stale
+and stops the run. On another kernel (6.12's fs/fcntl.c has other line
+numbers) a hunk may sit at an offset, said in the output, never with
+fuzz. No .orig or .rej file is left in the tree. A boot that died before its init wrote a line is booted once more
+(guest.boot_retrying_death) and its row says so. At the end the kernels
+are rebuilt as they were. Prints a table, mutant by mutant, and exits 1
+if any survived.
 """
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from guest import BZIMAGE, DEFAULT_BUILD, DESIGNS, KERNELS, SUITES, Boot, choose_accel
-from kcsan_filter import split_reports
+from guest import (BZIMAGE, DEFAULT_BUILD, DESIGNS, KERNELS, SUITES, Boot,
+                   boot_retrying_death, choose_accel)
+from kcsan_filter import defined_functions, split_reports
 from ktap import Tally
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -54,9 +64,29 @@ def read_mutant(path):
     return fields
 
 
-def patch(tree, path, reverse=False):
-    cmd = ["patch", "-d", tree, "-p1", "--quiet", "--forward", "-i", path]
-    subprocess.run(cmd + (["-R"] if reverse else []), check=True)
+# the kernel the mutants are written against: there each applies exactly
+MADE_AGAINST = "6.1"
+# GNU patch's words for a hunk that did not apply where the mutant says
+OFFSET = re.compile(r"\(offset -?\d+ lines?\)")
+
+
+def patch(tree, linux, path, reverse=False):
+    """Apply (or revert) a mutant as written, or stop the run: never with
+    fuzz, and on MADE_AGAINST never at an offset either (the mutant is
+    stale: its hunks no longer say where they go). GNU patch is tried
+    first (--dry-run), so a mutant that stops the run changed nothing."""
+    cmd = ["patch", "-d", tree, "-p1", "--forward", "--fuzz=0", "--no-backup-if-mismatch",
+           "--reject-file=-", "-i", path] + (["-R"] if reverse else [])
+    trial = subprocess.run(cmd + ["--dry-run"], capture_output=True, text=True)
+    offset = OFFSET.search(trial.stdout)
+    if trial.returncode or (offset and linux == MADE_AGAINST):
+        sys.exit(f"run-mutants: {os.path.basename(path)} does not "
+                 f"{'revert' if reverse else 'apply'} exactly to Linux {linux} ({tree}): "
+                 f"the mutant is stale, port it\n{trial.stdout}{trial.stderr}")
+    if offset and not reverse:
+        print(f"# run-mutants: {os.path.basename(path)}: on Linux {linux} at an offset: "
+              + "; ".join(OFFSET.findall(trial.stdout)), flush=True)
+    subprocess.run(cmd + ["--quiet"], check=True)
 
 
 def build(build_dir, kernel, log):
@@ -71,31 +101,32 @@ def build(build_dir, kernel, log):
                                 SIGMOUSE_LINUX=os.path.basename(os.path.abspath(build_dir))))
 
 
-def judge(name, fields, args, tree, kernel, initrd, accel):
-    """Boot a mutant's kernel (its bzImage, kept apart from the tree,
-    which the next mutant is built in meanwhile): what killed it, or
-    None."""
-    tally = Tally()
+def judge(name, fields, args, ours, kernel, initrd, accel):
+    """Boot a mutant's kernel (its bzImage and its tree's project
+    functions, ours, taken apart from the tree, which the next mutant is
+    built in meanwhile): (what killed it or None, why its first boot died
+    or None)."""
     # no kmemleak scans at the end (8 s a boot): no mutant is a leak
     append = " ".join(filter(None, [DESIGNS[fields["boot"]], KERNELS[fields["kernel"]][2],
                                     fields["append"], f"sigmouse_suites={fields['suite']}",
                                     f"{SUITES[fields['suite']]}={fields['checks']}",
                                     "sigmouse_leak_scan=0"]))
-    boot = Boot(os.path.join(args.build, "mutants", name), kernel, initrd, "test", append=append, smp=args.smp, accel=accel,
-                timeout=args.timeout, echo_channel=False)
-    boot.start()
-    boot.serve(on_line=tally.feed)
+    boot, tally, died = boot_retrying_death(
+        lambda: Boot(os.path.join(args.build, "mutants", name), kernel, initrd, "test",
+                     append=append, smp=args.smp, accel=accel, timeout=args.timeout,
+                     echo_channel=False),
+        Tally)
     os.unlink(kernel)
-    reports, _ = split_reports(boot.reports(), tree)
+    reports, _ = split_reports(boot.reports(), ours)
     if tally.failed:
-        return tally.failed[0].split(" #")[0]
+        return tally.failed[0].split(" #")[0], died
     if reports:
-        return f"kernel report: {reports[0][0].split('] ', 1)[-1]}"
+        return f"kernel report: {reports[0][0].split('] ', 1)[-1]}", died
     if boot.timed_out:
-        return f"timeout after {args.timeout} s"
+        return f"timeout after {args.timeout} s", died
     if not tally.count():
-        return "no result: the suite did not run"
-    return None
+        return "no result: the suite did not run", died
+    return None, died
 
 
 def main():
@@ -110,6 +141,7 @@ def main():
     args = parser.parse_args()
 
     initrd = os.path.join(args.build, "initramfs.cpio.gz")
+    linux = os.path.basename(os.path.normpath(args.build))
     log = os.path.join(args.build, "mutants", "build.log")
     os.makedirs(os.path.dirname(log), exist_ok=True)
     open(log, "w").close()
@@ -134,28 +166,30 @@ def main():
                 tree = os.path.join(args.build, KERNELS[fields["kernel"]][0])
                 kernel = os.path.join(args.build, "mutants", name, "bzImage")
                 built.add(fields["kernel"])
-                patch(tree, path)
+                patch(tree, linux, path)
                 try:
                     build(args.build, fields["kernel"], log)
                     os.makedirs(os.path.dirname(kernel), exist_ok=True)
                     shutil.copyfile(os.path.join(tree, BZIMAGE), kernel)
+                    ours = defined_functions(tree)
                 finally:
-                    patch(tree, path, reverse=True)
+                    patch(tree, linux, path, reverse=True)
                 judged.append((name, fields["boot"],
-                               boots.submit(judge, name, fields, args, tree, kernel, initrd,
+                               boots.submit(judge, name, fields, args, ours, kernel, initrd,
                                             accel)))
         finally:
             for kernel in sorted(built):
                 print(f"# run-mutants: rebuilding the kit's {kernel} kernel", flush=True)
                 build(args.build, kernel, log)
-    rows = [(name, boot, killed.result()) for name, boot, killed in judged]
+    rows = [(name, boot, *verdict.result()) for name, boot, verdict in judged]
 
     print()
     print("| mutant | boot | killed by |")
     print("| --- | --- | --- |")
-    for name, boot, killed_by in rows:
-        print(f"| {name} | {boot} | {killed_by or 'SURVIVED'} |")
-    survivors = [name for name, _, killed_by in rows if not killed_by]
+    for name, boot, killed_by, died in rows:
+        retried = f" (booted twice: the first boot died before /init: {died})" if died else ""
+        print(f"| {name} | {boot} | {killed_by or 'SURVIVED'}{retried} |")
+    survivors = [name for name, _, killed_by, _ in rows if not killed_by]
     print(f"\nrun-mutants: {len(rows) - len(survivors)} of {len(rows)} mutants killed"
           + (f"; survived: {', '.join(survivors)}" if survivors else ""))
     return 1 if survivors else 0

@@ -39,8 +39,9 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from guest import BZIMAGE, DEFAULT_BUILD, DESIGNS as CONFIGS, KERNELS, SUITES, Boot, choose_accel
-from kcsan_filter import split_reports
+from guest import (BZIMAGE, DEFAULT_BUILD, DESIGNS as CONFIGS, KERNELS, SUITES, Boot,
+                   boot_retrying_death, choose_accel)
+from kcsan_filter import defined_functions, split_reports
 from ktap import Suites, Tally, kunit_suites
 from person_test import TESTS as PERSON_TESTS
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -126,19 +127,23 @@ def matches(what, problem, body):
 
 
 def run_config(name, append, args, build, tree, initrd, accel, sizes):
-    """Boot once, running the suites sizes names (suite -> results
-    expected), and judge it: (the lines to show, suites, [(problem,
-    report lines)], the stock code's data races). Boots run side by
-    side, so the guest's lines come back to be shown when it has ended."""
+    """Boot once (twice if the first guest died before its init wrote a
+    line), running the suites sizes names (suite -> results expected),
+    and judge it: (the lines to show, suites, [(problem, report lines)],
+    the stock code's data races, why the first boot died or None). Boots
+    run side by side, so the guest's lines come back to be shown when it
+    has ended."""
     workdir = os.path.join(build, "test", name.split("/", 1)[1])
     heading = (f"# run-tests: {name}: booted ({accel}, {args.smp} vCPUs) with "
                f"'{append or 'defaults'}'; console in {workdir}/console.log")
-    suites = Suites(NODE_SUITE)
-    boot = Boot(workdir, os.path.join(tree, BZIMAGE), initrd, "test",
-                append=f"{append} sigmouse_suites={','.join(sizes)}", smp=args.smp,
-                accel=accel, timeout=args.timeout, echo_channel=False)
-    boot.start()
-    boot.serve(on_line=suites.feed)
+    boot, suites, died = boot_retrying_death(
+        lambda: Boot(workdir, os.path.join(tree, BZIMAGE), initrd, "test",
+                     append=f"{append} sigmouse_suites={','.join(sizes)}", smp=args.smp,
+                     accel=accel, timeout=args.timeout, echo_channel=False),
+        lambda: Suites(NODE_SUITE))
+    if died:
+        heading += (f"\n# run-tests: {name}: booted twice: the first boot died before /init "
+                    f"wrote a line ({died}; {workdir}/console-died.log)")
 
     # (problem, the report's lines for the reports); the first suite's
     # problems unprefixed, as expected-failures.txt names them
@@ -162,12 +167,12 @@ def run_config(name, append, args, build, tree, initrd, accel, sizes):
         tally = suites.tallies[f"kunit {suite}"] = kunit.get(suite, Tally())
         problems += [(f"kunit {suite}: {p}", [])
                      for p in ktap_problems(tally, kunit_size(tree, source))]
-    counted, stock = split_reports(boot.reports(), tree)
+    counted, stock = split_reports(boot.reports(), defined_functions(tree))
     problems += [(f"splat: {report[0]}", report) for report in counted]
     for i, report in enumerate(stock, 1):
         with open(os.path.join(workdir, f"kcsan-stock-{i}.txt"), "w") as f:
             f.write("\n".join(report) + "\n")
-    return [heading] + boot.channel_lines, suites, problems, stock
+    return [heading] + boot.channel_lines, suites, problems, stock, died
 
 
 def ktap_problems(tally, size):
@@ -220,11 +225,14 @@ def read_series_checks(build):
 def check_bad_options(args, build, initrd, accel):
     """Unknown values on the command line: said at boot, defaults kept."""
     kernel = os.path.join(build, KERNELS["debug"][0], BZIMAGE)
-    boot = Boot(os.path.join(build, "test", "bad-options"), kernel, initrd, "probe",
-                append="fasync_lock=bogus sigmouse.notify=bogus", smp=args.smp,
-                accel=accel, timeout=args.timeout, echo_channel=False)
-    boot.start()
-    boot.serve()
+    boot, _, died = boot_retrying_death(
+        lambda: Boot(os.path.join(build, "test", "bad-options"), kernel, initrd, "probe",
+                     append="fasync_lock=bogus sigmouse.notify=bogus", smp=args.smp,
+                     accel=accel, timeout=args.timeout, echo_channel=False),
+        Tally)
+    if died:
+        print(f"# run-tests: bad-options: booted twice: the first boot died before /init "
+              f"({died})", flush=True)
     wanted = ("fasync: unknown fasync_lock=bogus, keeping rcu", "fasync: fasync_lock=rcu",
               "`bogus' invalid for parameter `sigmouse.notify'")
     problems = [f"no \"{w}\" in the console" for w in wanted
@@ -361,7 +369,7 @@ def main():
                    for name, append, build, tree, initrd, sizes in configs]
         try:
             for name, future in running:
-                lines, suites, problems, stock = future.result()
+                lines, suites, problems, stock, died = future.result()
                 print("\n".join(lines), flush=True)
                 for report in stock:
                     print(f"# run-tests: {name}: data race in stock code, listed, not failed: "
@@ -374,7 +382,8 @@ def main():
                 boots.append((name, suites.tallies[NODE_SUITE], (reports, len(stock))))
                 rows.append((name, len(suites.total("passed")), len(suites.total("failed")),
                              len(suites.total("skipped")), len(xfail),
-                             "FAIL" if fresh else ("xfail" if xfail else "pass")))
+                             ("FAIL" if fresh else ("xfail" if xfail else "pass"))
+                             + (" (booted twice)" if died else "")))
         except BaseException:
             # an error or ^C: the boots not started yet are not started
             for _, future in running:
