@@ -19,7 +19,7 @@ SCRIPTS := qemu-scripts
 FULL_KERNEL := 6.1
 SPLIT_KERNEL := 6.12
 
-.PHONY: all deps kernel kcsan-kernel initramfs run test test-all test-full test-split check series check-series disasm mutants fuzz bench bench-one bench-smoke atlas-report clean
+.PHONY: all deps kernel kcsan-kernel initramfs run test test-all test-full test-split check series check-series disasm mutants fuzz bench bench-one bench-smoke boot-deaths atlas-report clean
 
 all: initramfs
 
@@ -171,6 +171,14 @@ check-series: series kernel
 disasm: series
 	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/build-kernel.sh fs/fcntl.o
 	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/disasm.sh
+
+# how often a guest dies while its kernel patches its own text, under
+# multi- and single-threaded TCG: BOOTS boots of each, the fasync
+# tracepoint switched under a pipe flood for SECONDS, and plain boots
+BOOTS ?= 20
+boot-deaths: initramfs
+	@$(PYTHON) $(SCRIPTS)/boot-deaths.py --build $(KBUILD) --boots $(BOOTS) \
+		$(if $(filter command line environment,$(origin SECONDS)),--seconds $(SECONDS))
 
 # docs/sigio-atlas.md from the atlas's results in the last make
 # test-all's boots (build/<version>/test/<design>/channel.log)

@@ -34,7 +34,9 @@
 #pragma GCC diagnostic pop
 #include "harness-only.h"
 #include "mouse-source.h"
+#include "pipe-flood.h"
 #include "sigmouse-node.h"
+#include "write-file.h"
 
 #define SIG_RT		(SIGRTMIN + 1)
 #define BAND_IN		(POLLIN | POLLRDNORM)
@@ -228,18 +230,6 @@ static int stream(struct mouse_source *src, int fd, int sig, int dx, int dy,
 			d->silent_batches++;
 	}
 	return 0;
-}
-
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_TRUNC);
-	ssize_t len = strlen(text), n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, text, len);
-	close(fd);
-	return n == len ? 0 : -1;
 }
 
 static int pending_signal(int sig)
@@ -1955,28 +1945,6 @@ TEST_F_TIMEOUT(node, teardown_during_delivery, 120)
 	/* waitqueue mode calls no kill_fasync(): nothing to count there */
 	if (!(info.flags & SIGMOUSE_INFO_WAITQUEUE))
 		EXPECT_LT(0, walks);
-}
-
-struct pipe_flood {
-	int wfd;
-	int rfd;
-	volatile int stop;
-	long writes;
-};
-
-static void *flood_pipe(void *arg)
-{
-	struct pipe_flood *f = arg;
-	char buf[64];
-
-	while (!f->stop) {
-		if (write(f->wfd, "x", 1) == 1)
-			f->writes++;
-		/* keep the pipe from filling: writes must keep calling kill_fasync() */
-		if (read(f->rfd, buf, sizeof(buf)) < 0 && errno != EAGAIN)
-			break;
-	}
-	return NULL;
 }
 
 /*

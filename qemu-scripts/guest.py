@@ -36,9 +36,11 @@ import time
 from qmp import QMP, QMPError, connect_unix
 from qmp_mouse import Mice
 
-# the first line of what syzbot would call a crash, as the kernel prints it
+# the first line of what syzbot would call a crash, as the kernel prints it;
+# die()'s "<trap>: <error code> [#<n>]" names any trap ("int3: 0000 [#1]")
 REPORT = re.compile(
     r"BUG:|WARNING:|Oops|Kernel panic|general protection fault|kernel BUG at|"
+    r"\b[a-z][a-z0-9 ]*: [0-9a-f]{4} \[#\d+\]|"
     r"invalid opcode|suspicious RCU usage|possible recursive locking|"
     r"possible circular locking|inconsistent lock state|UBSAN:|"
     r"kmemleak: \d+ new suspected memory leaks|INFO: task .* blocked|"
