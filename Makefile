@@ -43,14 +43,15 @@ run: initramfs
 	@$(PYTHON) $(SCRIPTS)/run.py --build $(KBUILD)
 
 # make test, both kernels under the split: on 6.1 every kind of check
-# (make test-full, its prefix walk compiling the folders each patch
-# touches and its bench smoke on the debug kernel: WALK=dirs; six of the
-# mutants: QUICK_MUTANTS), on 6.12 make check, the exported series'
-# checks but the prefix walk, and the suite under two designs without
-# the atlas (make test-split); then both kernels' boots, two at a time,
-# and one closing line
+# (make test-full without the prefix walk, whose last prefix is the
+# debug kernel's whole-tree build: check-series checks that the series'
+# head is that kernel's source; its bench smoke on the debug kernel;
+# six of the mutants: QUICK_MUTANTS), on 6.12 make check, the exported
+# series' checks, and the suite under two designs without the atlas
+# (make test-split); then both kernels' boots, two at a time, and one
+# closing line. The walk is make test-all's (WALK=yes)
 test:
-	@$(MAKE) --no-print-directory KERNEL=$(FULL_KERNEL) WALK=dirs MUTANTS="$(QUICK_MUTANTS)" \
+	@$(MAKE) --no-print-directory KERNEL=$(FULL_KERNEL) WALK=no MUTANTS="$(QUICK_MUTANTS)" \
 		test-full
 	@$(MAKE) --no-print-directory KERNEL=$(SPLIT_KERNEL) WALK=no test-split
 	@$(PYTHON) $(SCRIPTS)/run-tests.py \
@@ -111,7 +112,7 @@ fuzz: initramfs kcsan-kernel
 
 # a seconds-long bench run to keep make bench working: after the whole
 # walk on the bench kernel, its control stock in make test-all (STOCK=1)
-# and the bench kernel again otherwise; in make test (WALK=dirs, no
+# and the bench kernel again otherwise; in make test (WALK=no, no
 # bench kernel built) on the debug kernel against itself. Building the
 # bench and stock kernels too would push a cold make test past CI's hour
 BENCH_BZIMAGE = $(KBUILD)/series/walk/arch/x86/boot/bzImage

@@ -17,7 +17,11 @@
 #    SIGMOUSE_SERIES_WALK=dirs (make test's first kernel): each prefix
 #    compiles the folders of the C files its commit touches, not vmlinux
 #    (a cold vmlinux walk costs make test about 12 minutes of its hour);
-#    =no (the split kernel's make test): no walk;
+#    =no (make test): no walk;
+#  - the series' head is the test kernel's source: every file the
+#    series adds or changes is the same in the debug kernel's tree, so
+#    that kernel's whole-tree build (and every boot of it) is a build of
+#    the last prefix, which make test keeps without the walk;
 #  - make headers_install exports the UAPI header, and a program that
 #    includes only it compiles with -Wall -Werror as C and as C++;
 #  - the driver's .kunitconfig has lines and every one is in the test
@@ -49,7 +53,7 @@ no) walked= ;;
 esac
 ktap=$build/series/ktap
 failed=0 n=0
-echo "1..$((6 + $(echo ${walked-$commits} | wc -w)))" | tee "$ktap"
+echo "1..$((7 + $(echo ${walked-$commits} | wc -w)))" | tee "$ktap"
 
 # result <name> <status> [<why>]
 result() {
@@ -141,6 +145,15 @@ for commit in ${walked-$commits}; do
 	} >"$logs/prefix-$i.log" 2>&1 || status=$?
 	result "series.prefix_${i}_$check # $subject" "$status" "$(tail -n 3 "$logs/prefix-$i.log" | tr '\n' ' ')"
 done
+
+# the series' head against the debug kernel's tree, file by file
+status=0
+for f in $(git -C "$repo" diff --name-only pristine sigmouse); do
+	git -C "$repo" show "sigmouse:$f" | cmp -s - "$build/linux/$f" ||
+		echo "$f differs between the series' head and $build/linux"
+done >"$logs/head-is-test-tree.log"
+[ -s "$logs/head-is-test-tree.log" ] && status=1
+result "series.head_is_the_test_kernels_source" "$status" "$(head -n 1 "$logs/head-is-test-tree.log")"
 
 # the UAPI header as user space gets it, from the whole series' tree
 status=0
