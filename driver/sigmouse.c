@@ -6,9 +6,11 @@
  * node; every open file of the node is a client with its own ring of
  * struct sigmouse_packet records, one per input frame. Unlike evdev,
  * which keeps one fasync list per client, all clients of a node share
- * one fasync list, as pipes, ttys and sockets do: kill_fasync() walks
- * every subscriber of the node, and a client switching O_ASYNC races
- * with delivery to the others. That is the case fasync's locking is for.
+ * one fasync list, as the open files of a pipe or a tty do (a socket
+ * has a single struct file and cannot be opened again, so its list
+ * never holds several files): kill_fasync() walks every subscriber of
+ * the node, and a client switching O_ASYNC races with delivery to the
+ * others. That is the case fasync's locking is for.
  *
  * With sigmouse.notify=waitqueue the node has no fasync list at all: each
  * subscriber is an entry on the poll wait queue (fasync_wait_helper()),
@@ -572,9 +574,20 @@ static ssize_t sigmouse_read(struct file *file, char __user *buffer,
 		    (file->f_flags & O_NONBLOCK))
 			return -EAGAIN;
 
-		error = mutex_lock_interruptible(&client->read_mutex);
-		if (error)
-			return error;
+		/*
+		 * A non-blocking read does not wait for another reader of
+		 * this file either, which may be stalled in its copy to
+		 * user space (a page fault, userfaultfd) for as long as it
+		 * takes.
+		 */
+		if (file->f_flags & O_NONBLOCK) {
+			if (!mutex_trylock(&client->read_mutex))
+				return -EAGAIN;
+		} else {
+			error = mutex_lock_interruptible(&client->read_mutex);
+			if (error)
+				return error;
+		}
 		while (read + sizeof(packet) <= count &&
 		       sigmouse_fetch_packet(client, &packet)) {
 			if (copy_to_user(buffer + read, &packet, sizeof(packet))) {
@@ -617,6 +630,12 @@ static __poll_t sigmouse_poll(struct file *file, poll_table *wait)
 	return mask;
 }
 
+/*
+ * Everything is copied under the mutex, as evdev does: the reference
+ * sigmouse holds keeps the input_dev, not what it points to, and uinput
+ * frees the device's name right after input_unregister_device(), which
+ * cannot get past sigmouse_mark_dead() while the mutex is held here.
+ */
 static int sigmouse_get_info(struct sigmouse *sigmouse,
 			     struct sigmouse_info __user *arg)
 {
@@ -635,8 +654,6 @@ static int sigmouse_get_info(struct sigmouse *sigmouse,
 		return -ENODEV;
 	}
 	info.opens = sigmouse->open;
-	mutex_unlock(&sigmouse->mutex);
-
 	strscpy(info.name, dev->name ?: "", sizeof(info.name));
 	info.bustype = dev->id.bustype;
 	info.vendor = dev->id.vendor;
@@ -652,6 +669,7 @@ static int sigmouse_get_info(struct sigmouse *sigmouse,
 	info.packets = atomic64_read(&sigmouse->packets);
 	info.kill_fasync_calls = atomic64_read(&sigmouse->kill_fasync_calls);
 	info.drops = atomic64_read(&sigmouse->drops);
+	mutex_unlock(&sigmouse->mutex);
 
 	return copy_to_user(arg, &info, sizeof(info)) ? -EFAULT : 0;
 }

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <linux/input.h>
 #include <linux/uinput.h>
+#include <linux/userfaultfd.h>
 #include <poll.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -497,6 +498,88 @@ TEST_F(node, poll_and_blocking_read)
 	EXPECT_EQ((ssize_t)sizeof(p), read(self->fd, &p, sizeof(p)));
 	EXPECT_EQ(1u, p.seq);
 	EXPECT_EQ(0, poll(&pfd, 1, 0));
+}
+
+struct stalled_read {
+	int fd;
+	void *buf;
+	ssize_t got;
+};
+
+static void *read_into(void *arg)
+{
+	struct stalled_read *r = arg;
+
+	r->got = read(r->fd, r->buf, sizeof(struct sigmouse_packet));
+	return NULL;
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * An O_NONBLOCK read never waits, not even for another thread's read of
+ * the same file that is stalled in its copy to user space (here on a
+ * page userfaultfd holds back): it fails with EAGAIN at once. A read
+ * that waited would sleep until the stalled copy finished, which only
+ * this thread can let happen; an alarm ends that wait with EINTR.
+ */
+TEST_F(node, nonblocking_read_never_waits)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct uffdio_zeropage zero = { 0 };
+	struct sigaction alarm_action = { .sa_handler = on_alarm };
+	long page_size = sysconf(_SC_PAGESIZE);
+	struct pollfd pfd = { .events = POLLIN };
+	struct stalled_read r = { .fd = self->fd };
+	struct uffd_msg msg;
+	struct sigmouse_packet p;
+	pthread_t reader;
+	int64_t start;
+	ssize_t got;
+	int uffd, err;
+
+	uffd = syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	ASSERT_LE(0, uffd) TH_LOG("userfaultfd: %s (CONFIG_USERFAULTFD?)", strerror(errno));
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api));
+	r.buf = mmap(NULL, page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		     -1, 0);
+	ASSERT_NE(MAP_FAILED, r.buf);
+	reg.range.start = (unsigned long)r.buf;
+	reg.range.len = page_size;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg));
+
+	ASSERT_EQ(0, mouse_source_move(&self->src, 3, 0, 2));
+	ASSERT_EQ(0, pthread_create(&reader, NULL, read_into, &r));
+	/* the other read is in its copy once its fault is reported */
+	pfd.fd = uffd;
+	ASSERT_EQ(1, poll(&pfd, 1, 10000));
+	ASSERT_EQ((ssize_t)sizeof(msg), read(uffd, &msg, sizeof(msg)));
+	EXPECT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+
+	ASSERT_EQ(0, sigaction(SIGALRM, &alarm_action, NULL));
+	alarm(2);
+	start = now_ms();
+	got = read(self->fd, &p, sizeof(p));
+	err = errno;
+	EXPECT_EQ(-1, got);
+	EXPECT_EQ(EAGAIN, err) TH_LOG("a non-blocking read waited %lld ms for the "
+					"stalled one", (long long)(now_ms() - start));
+	alarm(0);
+
+	zero.range = reg.range;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_ZEROPAGE, &zero));
+	pthread_join(reader, NULL);
+	EXPECT_EQ((ssize_t)sizeof(p), r.got);
+	EXPECT_EQ(1u, ((struct sigmouse_packet *)r.buf)->seq);
+	/* the second packet is still there for the next read */
+	EXPECT_EQ((ssize_t)sizeof(p), read(self->fd, &p, sizeof(p)));
+	EXPECT_EQ(2u, p.seq);
+	munmap(r.buf, page_size);
+	close(uffd);
 }
 
 static void *move_later(void *arg)
@@ -2018,6 +2101,93 @@ static void check_hangup(struct __test_metadata *_metadata,
 		usleep(20000);
 	EXPECT_NE(0, access(src->node, F_OK));
 	EXPECT_EQ(0, close(fd));
+}
+
+struct info_loop {
+	int fd;
+	volatile int stop;
+	/* set once the device behind fd has been destroyed */
+	volatile int destroyed;
+	long calls;
+	/* calls that returned the device's info across the whole teardown */
+	long spanned;
+	/* calls that returned another name than the device's */
+	long wrong_name;
+	int bad_errno;
+};
+
+#define SAMPLER_NAME	"sigmouse info sampler"
+
+/* SIGMOUSE_IOC_INFO over and over until stop */
+static void *loop_info(void *arg)
+{
+	struct info_loop *l = arg;
+	struct sigmouse_info info;
+	int before;
+
+	while (!l->stop) {
+		before = l->destroyed;
+		if (ioctl(l->fd, SIGMOUSE_IOC_INFO, &info) == 0) {
+			if (!before && l->destroyed)
+				l->spanned++;
+			if (strncmp(info.name, SAMPLER_NAME, sizeof(info.name)))
+				l->wrong_name++;
+		} else if (errno != ENODEV) {
+			l->bad_errno = errno;
+		}
+		l->calls++;
+	}
+	return NULL;
+}
+
+/*
+ * SIGMOUSE_IOC_INFO while the device behind the node is destroyed:
+ * uinput frees the device's name right after input_unregister_device(),
+ * so an ioctl that copied the name after dropping the node's mutex read
+ * freed memory. KASAN does not see that read (strscpy() is in
+ * lib/string.o, which KASAN leaves uninstrumented), but the freed
+ * object holds KASAN's free record, so the name comes back wrong: every
+ * call that succeeded must return the device's name. The window is a
+ * few instructions against a teardown with a grace period: this samples
+ * it, a round per device, and reports how many calls returned the info
+ * across a whole teardown ("spanned"), where the bug lived; the
+ * widening mutant (mutants/18-info-name-after-unlock.patch) makes every
+ * such call read the freed name.
+ */
+TEST_F_TIMEOUT(node, info_during_teardown_sampler, 300)
+{
+	enum { ROUNDS = 20 };
+	struct info_loop l = { 0 };
+	struct uinput_mouse mouse;
+	long calls = 0, spanned = 0;
+	pthread_t looper;
+	char path[64];
+	int round;
+
+	for (round = 0; round < ROUNDS; round++) {
+		ASSERT_EQ(0, uinput_mouse_create(&mouse, SAMPLER_NAME));
+		ASSERT_EQ(0, uinput_mouse_node(&mouse, path, sizeof(path)));
+		memset(&l, 0, sizeof(l));
+		l.fd = open(path, O_RDONLY | O_NONBLOCK);
+		ASSERT_LE(0, l.fd);
+		ASSERT_EQ(0, pthread_create(&looper, NULL, loop_info, &l));
+		usleep(2000);
+		uinput_mouse_destroy(&mouse);
+		l.destroyed = 1;
+		usleep(2000);
+		l.stop = 1;
+		pthread_join(looper, NULL);
+		EXPECT_EQ(0, l.bad_errno);
+		EXPECT_EQ(0, l.wrong_name);
+		EXPECT_LT(0, l.calls);
+		EXPECT_EQ(0, close(l.fd));
+		calls += l.calls;
+		spanned += l.spanned;
+	}
+	printf("# figure: sampler.info_teardown_calls %ld\n", calls);
+	printf("# figure: sampler.info_teardown_spanned %ld\n", spanned);
+	TH_LOG("%d teardowns, %ld info calls, %ld of them across a whole teardown",
+	       ROUNDS, calls, spanned);
 }
 
 TEST_F(node, hangup_on_uinput_destroy)
