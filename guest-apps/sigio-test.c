@@ -12,6 +12,7 @@
 #include <linux/uinput.h>
 #include <linux/userfaultfd.h>
 #include <poll.h>
+#include <sched.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -134,13 +135,27 @@ static void count_packets(const struct sigmouse_packet *p, int n,
 	}
 }
 
+/*
+ * Read fd (O_NONBLOCK) until nothing is queued. A read also fails with
+ * EAGAIN while another thread's read of the same file is in progress:
+ * poll() tells that from an empty ring.
+ */
 static void read_packets(int fd, struct delivery *d)
 {
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	struct sigmouse_packet p[2 * BATCH];
 	ssize_t n;
 
-	while ((n = read(fd, p, sizeof(p))) > 0)
-		count_packets(p, n / sizeof(p[0]), d);
+	for (;;) {
+		n = read(fd, p, sizeof(p));
+		if (n > 0)
+			count_packets(p, n / sizeof(p[0]), d);
+		else if (n < 0 && errno == EAGAIN && poll(&pfd, 1, 0) == 1 &&
+			 (pfd.revents & POLLIN))
+			sched_yield();
+		else
+			break;
+	}
 }
 
 static void check_signal(const siginfo_t *si, int sig, int fd, int code,
