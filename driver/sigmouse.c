@@ -27,6 +27,8 @@
 #include <linux/idr.h>
 #include <linux/init.h>
 #include <linux/input.h>
+#include <linux/limits.h>
+#include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/poll.h>
@@ -213,18 +215,29 @@ static void sigmouse_emit_frame(struct sigmouse *sigmouse)
 	sigmouse->frame_dirty = false;
 }
 
+/*
+ * Motion saturates at the limits of the record's __s32 rather than wrap
+ * around (the kernel builds with -fno-strict-overflow): a huge motion
+ * must not read as a huge motion the other way. An absolute axis's
+ * change alone can need 33 bits.
+ */
+static void sigmouse_add_motion(__s32 *sum, s64 delta)
+{
+	*sum = clamp_t(s64, (s64)*sum + delta, S32_MIN, S32_MAX);
+}
+
 static void sigmouse_rel_event(struct sigmouse *sigmouse,
 			       unsigned int code, int value)
 {
 	switch (code) {
 	case REL_X:
-		sigmouse->frame.dx += value;
+		sigmouse_add_motion(&sigmouse->frame.dx, value);
 		break;
 	case REL_Y:
-		sigmouse->frame.dy += value;
+		sigmouse_add_motion(&sigmouse->frame.dy, value);
 		break;
 	case REL_WHEEL:
-		sigmouse->frame.wheel += value;
+		sigmouse_add_motion(&sigmouse->frame.wheel, value);
 		break;
 	default:
 		return;
@@ -241,11 +254,13 @@ static void sigmouse_abs_event(struct sigmouse *sigmouse,
 {
 	switch (code) {
 	case ABS_X:
-		sigmouse->frame.dx += value - sigmouse->abs_x;
+		sigmouse_add_motion(&sigmouse->frame.dx,
+				    (s64)value - sigmouse->abs_x);
 		sigmouse->abs_x = value;
 		break;
 	case ABS_Y:
-		sigmouse->frame.dy += value - sigmouse->abs_y;
+		sigmouse_add_motion(&sigmouse->frame.dy,
+				    (s64)value - sigmouse->abs_y);
 		sigmouse->abs_y = value;
 		break;
 	default:
@@ -371,8 +386,12 @@ static void sigmouse_detach_client(struct sigmouse *sigmouse,
  * Start the frame from the device's state as the input core knows it:
  * no motion, the buttons that are down, the absolute position. Under
  * event_lock, which the input core holds while it updates that state
- * and calls the handler, so no event falls between the two: events the
- * handler ignored before this are in the state, later ones reach it.
+ * and passes events to the handlers. The core updates the state as each
+ * event arrives but passes a frame's events on only at its SYN_REPORT,
+ * so a frame in progress at the first open reaches the handler whole,
+ * after this: its relative motion is counted in the first record, its
+ * buttons and absolute position are already in the state taken here
+ * (so an absolute frame's motion reads 0 against it).
  */
 static void sigmouse_start_frame(struct sigmouse *sigmouse)
 {
@@ -410,6 +429,20 @@ static void sigmouse_start_frame(struct sigmouse *sigmouse)
 	spin_unlock_irq(&dev->event_lock);
 }
 
+/*
+ * Under event_lock, which the handler runs under: a plain store before
+ * input_open_device() would pair with no barrier on the handler's side
+ * (x86's ordering hides that; other architectures need not).
+ */
+static void sigmouse_unprime(struct sigmouse *sigmouse)
+{
+	struct input_dev *dev = sigmouse->handle.dev;
+
+	spin_lock_irq(&dev->event_lock);
+	sigmouse->primed = false;
+	spin_unlock_irq(&dev->event_lock);
+}
+
 static int sigmouse_open_device(struct sigmouse *sigmouse)
 {
 	int retval;
@@ -425,7 +458,7 @@ static int sigmouse_open_device(struct sigmouse *sigmouse)
 		 * The handler may see events from input_open_device() on,
 		 * before the frame is started: it ignores them until then.
 		 */
-		sigmouse->primed = false;
+		sigmouse_unprime(sigmouse);
 		retval = input_open_device(&sigmouse->handle);
 		if (retval)
 			sigmouse->open--;

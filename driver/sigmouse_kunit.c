@@ -148,6 +148,36 @@ static void sigmouse_test_absolute_frame(struct kunit *test)
  * The first frame after an open starts from the device's state as the
  * input core knows it: its position, and the buttons already down.
  */
+/* motion saturates at the record's limits rather than wrap around */
+static void sigmouse_test_motion_saturates(struct kunit *test)
+{
+	struct sigmouse_test *t = test->priv;
+	struct sigmouse_packet p;
+
+	sigmouse_test_feed(t->sigmouse, EV_REL, REL_X, INT_MAX);
+	sigmouse_test_feed(t->sigmouse, EV_REL, REL_X, INT_MAX);
+	sigmouse_test_feed(t->sigmouse, EV_REL, REL_Y, INT_MIN);
+	sigmouse_test_feed(t->sigmouse, EV_REL, REL_Y, -1);
+	sigmouse_test_feed(t->sigmouse, EV_REL, REL_WHEEL, INT_MAX);
+	sigmouse_test_feed(t->sigmouse, EV_REL, REL_WHEEL, 1);
+	sigmouse_test_feed(t->sigmouse, EV_SYN, SYN_REPORT, 0);
+	p = sigmouse_test_fetch(test);
+	KUNIT_EXPECT_EQ(test, p.dx, INT_MAX);
+	KUNIT_EXPECT_EQ(test, p.dy, INT_MIN);
+	KUNIT_EXPECT_EQ(test, p.wheel, INT_MAX);
+
+	/* an absolute axis over the whole int range: 2^32 - 1 each way */
+	t->sigmouse->abs_x = INT_MIN;
+	sigmouse_test_feed(t->sigmouse, EV_ABS, ABS_X, INT_MAX);
+	sigmouse_test_feed(t->sigmouse, EV_SYN, SYN_REPORT, 0);
+	p = sigmouse_test_fetch(test);
+	KUNIT_EXPECT_EQ(test, p.dx, INT_MAX);
+	sigmouse_test_feed(t->sigmouse, EV_ABS, ABS_X, INT_MIN);
+	sigmouse_test_feed(t->sigmouse, EV_SYN, SYN_REPORT, 0);
+	p = sigmouse_test_fetch(test);
+	KUNIT_EXPECT_EQ(test, p.dx, INT_MIN);
+}
+
 static void sigmouse_test_first_frame_after_start(struct kunit *test)
 {
 	struct sigmouse_test *t = test->priv;
@@ -400,6 +430,7 @@ static void sigmouse_test_put_back_after_overflow(struct kunit *test)
 static struct kunit_case sigmouse_test_cases[] = {
 	KUNIT_CASE(sigmouse_test_relative_frame),
 	KUNIT_CASE(sigmouse_test_absolute_frame),
+	KUNIT_CASE(sigmouse_test_motion_saturates),
 	KUNIT_CASE(sigmouse_test_first_frame_after_start),
 	KUNIT_CASE(sigmouse_test_key_frame),
 	KUNIT_CASE(sigmouse_test_unprimed_ignores_events),

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/input.h>
 #include <linux/uinput.h>
 #include <linux/userfaultfd.h>
@@ -495,6 +496,116 @@ TEST_F(node, bad_buffer_loses_nothing)
 	EXPECT_EQ(7, p.dx);
 	EXPECT_EQ(-7, p.dy);
 	EXPECT_EQ(0u, p.flags);
+}
+
+/* motion saturates at the record's __s32 limits rather than wrap around */
+TEST_F(node, motion_saturates)
+{
+	const unsigned int x[] = { REL_X, REL_X }, y[] = { REL_Y, REL_Y };
+	const unsigned int wheel[] = { REL_WHEEL, REL_WHEEL };
+	const int up[] = { INT_MAX, INT_MAX }, down[] = { INT_MIN, -1 };
+	struct sigmouse_packet p;
+
+	ASSERT_EQ(0, uinput_mouse_frame(&self->src.uinput, EV_REL, x, up, 2));
+	ASSERT_EQ(0, uinput_mouse_frame(&self->src.uinput, EV_REL, y, down, 2));
+	ASSERT_EQ(0, uinput_mouse_frame(&self->src.uinput, EV_REL, wheel, up, 2));
+	ASSERT_EQ((ssize_t)sizeof(p), read(self->fd, &p, sizeof(p)));
+	EXPECT_EQ(INT_MAX, p.dx);
+	EXPECT_EQ(0, p.dy);
+	ASSERT_EQ((ssize_t)sizeof(p), read(self->fd, &p, sizeof(p)));
+	EXPECT_EQ(0, p.dx);
+	EXPECT_EQ(INT_MIN, p.dy);
+	ASSERT_EQ((ssize_t)sizeof(p), read(self->fd, &p, sizeof(p)));
+	EXPECT_EQ(INT_MAX, p.wheel);
+	EXPECT_EQ(3u, p.seq);
+}
+
+/*
+ * Tests that make their own uinput device, open its node themselves and
+ * read from there: dev and fd are cleaned up after them.
+ */
+FIXTURE(own_device) {
+	struct uinput_mouse dev;
+	char node[64];
+	int fd;
+};
+
+FIXTURE_SETUP(own_device)
+{
+	memset(&self->dev, 0, sizeof(self->dev));
+	self->fd = -1;
+}
+
+FIXTURE_TEARDOWN(own_device)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	uinput_mouse_destroy(&self->dev);
+}
+
+/* an absolute axis over the whole int range: 2^32 - 1 each way, saturated */
+TEST_F(own_device, absolute_motion_saturates)
+{
+	const unsigned int x = ABS_X;
+	const int values[] = { INT_MIN, INT_MAX, INT_MIN };
+	struct sigmouse_packet p;
+	int i;
+
+	ASSERT_EQ(0, uinput_tablet_create(&self->dev, "sigmouse wide tablet", INT_MIN, INT_MAX));
+	ASSERT_EQ(0, uinput_mouse_node(&self->dev, self->node, sizeof(self->node)));
+	self->fd = open(self->node, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, self->fd);
+	/* from 0, where the open found it, to INT_MIN: -2^31, which fits */
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, uinput_mouse_frame(&self->dev, EV_ABS, &x, &values[i], 1));
+		ASSERT_EQ((ssize_t)sizeof(p), read(self->fd, &p, sizeof(p)));
+		EXPECT_EQ(values[i], p.dx) TH_LOG("frame %d", i + 1);
+		EXPECT_EQ(SIGMOUSE_PACKET_ABS, p.flags);
+	}
+}
+
+/*
+ * A frame in progress at the first open (its events before the open,
+ * its SYN_REPORT after) reaches the node whole: the input core passes a
+ * frame on at its SYN_REPORT, but has already taken its buttons and
+ * absolute position into the device's state, which the open starts
+ * from. So a relative frame's motion counts in the first record, an
+ * absolute frame's reads 0, and motion goes on from that position.
+ */
+TEST_F(own_device, relative_frame_in_progress_at_first_open)
+{
+	struct sigmouse_packet p;
+
+	ASSERT_EQ(0, uinput_mouse_create(&self->dev, "sigmouse mid-frame mouse"));
+	ASSERT_EQ(0, uinput_mouse_node(&self->dev, self->node, sizeof(self->node)));
+	ASSERT_EQ(0, uinput_mouse_event(&self->dev, EV_REL, REL_X, 5));
+	self->fd = open(self->node, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, uinput_mouse_event(&self->dev, EV_SYN, SYN_REPORT, 0));
+	ASSERT_EQ((ssize_t)sizeof(p), read(self->fd, &p, sizeof(p)));
+	EXPECT_EQ(1u, p.seq);
+	EXPECT_EQ(5, p.dx);
+	EXPECT_EQ(0u, p.flags);
+}
+
+TEST_F(own_device, absolute_frame_in_progress_at_first_open)
+{
+	const unsigned int x = ABS_X;
+	const int to = 130;
+	struct sigmouse_packet p;
+
+	ASSERT_EQ(0, uinput_tablet_create(&self->dev, "sigmouse mid-frame tablet", 0, 1000));
+	ASSERT_EQ(0, uinput_mouse_node(&self->dev, self->node, sizeof(self->node)));
+	ASSERT_EQ(0, uinput_mouse_event(&self->dev, EV_ABS, ABS_X, 100));
+	self->fd = open(self->node, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, uinput_mouse_event(&self->dev, EV_SYN, SYN_REPORT, 0));
+	ASSERT_EQ((ssize_t)sizeof(p), read(self->fd, &p, sizeof(p)));
+	EXPECT_EQ(0, p.dx);
+	EXPECT_EQ(SIGMOUSE_PACKET_ABS, p.flags);
+	ASSERT_EQ(0, uinput_mouse_frame(&self->dev, EV_ABS, &x, &to, 1));
+	ASSERT_EQ((ssize_t)sizeof(p), read(self->fd, &p, sizeof(p)));
+	EXPECT_EQ(30, p.dx);
 }
 
 TEST_F(node, poll_and_blocking_read)

@@ -7,23 +7,10 @@
 #include "sigmouse-node.h"
 #include "uinput-mouse.h"
 
-int uinput_mouse_create(struct uinput_mouse *mouse, const char *name)
+/* Make the uinput device of mouse->dev, as its capabilities say. */
+static int uinput_mouse_make(struct uinput_mouse *mouse)
 {
-	static const unsigned int buttons[] = { BTN_LEFT, BTN_RIGHT, BTN_MIDDLE };
-	static const unsigned int axes[] = { REL_X, REL_Y, REL_WHEEL };
-	unsigned int i;
 	int ret;
-
-	mouse->uidev = NULL;
-	mouse->dev = libevdev_new();
-	if (!mouse->dev)
-		return -ENOMEM;
-	libevdev_set_name(mouse->dev, name);
-	libevdev_set_id_bustype(mouse->dev, BUS_VIRTUAL);
-	for (i = 0; i < sizeof(buttons) / sizeof(buttons[0]); i++)
-		libevdev_enable_event_code(mouse->dev, EV_KEY, buttons[i], NULL);
-	for (i = 0; i < sizeof(axes) / sizeof(axes[0]); i++)
-		libevdev_enable_event_code(mouse->dev, EV_REL, axes[i], NULL);
 
 	ret = libevdev_uinput_create_from_device(mouse->dev,
 						 LIBEVDEV_UINPUT_OPEN_MANAGED,
@@ -33,6 +20,45 @@ int uinput_mouse_create(struct uinput_mouse *mouse, const char *name)
 		mouse->dev = NULL;
 	}
 	return ret;
+}
+
+static int uinput_mouse_start(struct uinput_mouse *mouse, const char *name)
+{
+	mouse->uidev = NULL;
+	mouse->dev = libevdev_new();
+	if (!mouse->dev)
+		return -ENOMEM;
+	libevdev_set_name(mouse->dev, name);
+	libevdev_set_id_bustype(mouse->dev, BUS_VIRTUAL);
+	return 0;
+}
+
+int uinput_mouse_create(struct uinput_mouse *mouse, const char *name)
+{
+	static const unsigned int buttons[] = { BTN_LEFT, BTN_RIGHT, BTN_MIDDLE };
+	static const unsigned int axes[] = { REL_X, REL_Y, REL_WHEEL };
+	unsigned int i;
+
+	if (uinput_mouse_start(mouse, name))
+		return -ENOMEM;
+	for (i = 0; i < sizeof(buttons) / sizeof(buttons[0]); i++)
+		libevdev_enable_event_code(mouse->dev, EV_KEY, buttons[i], NULL);
+	for (i = 0; i < sizeof(axes) / sizeof(axes[0]); i++)
+		libevdev_enable_event_code(mouse->dev, EV_REL, axes[i], NULL);
+	return uinput_mouse_make(mouse);
+}
+
+int uinput_tablet_create(struct uinput_mouse *mouse, const char *name,
+			 int min, int max)
+{
+	struct input_absinfo axis = { .minimum = min, .maximum = max };
+
+	if (uinput_mouse_start(mouse, name))
+		return -ENOMEM;
+	libevdev_enable_event_code(mouse->dev, EV_KEY, BTN_LEFT, NULL);
+	libevdev_enable_event_code(mouse->dev, EV_ABS, ABS_X, &axis);
+	libevdev_enable_event_code(mouse->dev, EV_ABS, ABS_Y, &axis);
+	return uinput_mouse_make(mouse);
 }
 
 void uinput_mouse_destroy(struct uinput_mouse *mouse)
@@ -59,9 +85,15 @@ int uinput_mouse_node(struct uinput_mouse *mouse, char *path, size_t len)
 	return sigmouse_node_of_input(syspath, path, len) ? -ENOENT : 0;
 }
 
-static int uinput_mouse_frame(struct uinput_mouse *mouse, unsigned int type,
-			      const unsigned int *codes, const int *values,
-			      unsigned int count)
+int uinput_mouse_event(struct uinput_mouse *mouse, unsigned int type,
+		       unsigned int code, int value)
+{
+	return libevdev_uinput_write_event(mouse->uidev, type, code, value);
+}
+
+int uinput_mouse_frame(struct uinput_mouse *mouse, unsigned int type,
+		       const unsigned int *codes, const int *values,
+		       unsigned int count)
 {
 	unsigned int i;
 	int ret;

@@ -15,6 +15,9 @@ struct uinput_mouse {
 
 /* Returns 0 or a negative errno. */
 int uinput_mouse_create(struct uinput_mouse *mouse, const char *name);
+/* An absolute device instead: ABS_X and ABS_Y from min to max, BTN_LEFT. */
+int uinput_tablet_create(struct uinput_mouse *mouse, const char *name,
+			 int min, int max);
 void uinput_mouse_destroy(struct uinput_mouse *mouse);
 
 /* The mouse's input device in sysfs (/sys/devices/virtual/input/inputN). */
@@ -29,5 +32,14 @@ int uinput_mouse_move(struct uinput_mouse *mouse, int dx, int dy);
 /* One frame: a button (BTN_LEFT...) pressed (1) or released (0). */
 int uinput_mouse_button(struct uinput_mouse *mouse, unsigned int code,
 			int pressed);
+
+/* One frame: count events of type, then SYN_REPORT. */
+int uinput_mouse_frame(struct uinput_mouse *mouse, unsigned int type,
+		       const unsigned int *codes, const int *values,
+		       unsigned int count);
+
+/* One event, no SYN_REPORT after it: a frame left in progress. */
+int uinput_mouse_event(struct uinput_mouse *mouse, unsigned int type,
+		       unsigned int code, int value);
 
 #endif
