@@ -27,6 +27,7 @@ if any survived.
 """
 
 import argparse
+import hashlib
 import os
 import re
 import shutil
@@ -89,7 +90,7 @@ def patch(tree, linux, path, reverse=False):
     subprocess.run(cmd + ["--quiet"], check=True)
 
 
-def build(build_dir, kernel, log):
+def build(build_dir, kernel, log, **env):
     """The kernel's bzImage, incrementally, with the kit's compiler settings
     but without build-kernel.sh, whose driver sync would undo a mutant."""
     with open(log, "a") as out:
@@ -98,7 +99,40 @@ def build(build_dir, kernel, log):
                        env=dict(os.environ, SIGMOUSE_KERNEL=KERNELS[kernel][1],
                                 # build/<version>: lib.sh's root and kernel
                                 BUILD_DIR=os.path.dirname(os.path.abspath(build_dir)),
-                                SIGMOUSE_LINUX=os.path.basename(os.path.abspath(build_dir))))
+                                SIGMOUSE_LINUX=os.path.basename(os.path.abspath(build_dir)),
+                                **env))
+
+
+def mutated_objects(tree, path):
+    """The objects of the C files a mutant patches, in tree."""
+    with open(path) as f:
+        sources = re.findall(r"^\+\+\+ b/(\S+\.c)$", f.read(), re.M)
+    return [os.path.join(tree, source[:-len(".c")] + ".o") for source in sources]
+
+
+def digests(paths):
+    result = {}
+    for path in paths:
+        with open(path, "rb") as f:
+            result[path] = hashlib.sha256(f.read()).hexdigest()
+    return result
+
+
+def build_mutant(args, name, fields, tree, path, log, kit):
+    """Build the applied mutant without ccache (kbuild compiles only the
+    files the mutant touched): a make test once booted mutant 17
+    unmutated, its fs/fcntl.o from a ccache hit. Every object of a file
+    it patches must then differ from the kit's (kit: object -> digest,
+    taken before the first mutant), or the run stops: the kernel booted
+    would not be the mutant's."""
+    objects = mutated_objects(tree, path)
+    for o, d in digests(o for o in objects if o not in kit).items():
+        kit[o] = d
+    build(args.build, fields["kernel"], log, CCACHE_DISABLE="1")
+    unchanged = [os.path.relpath(o, tree) for o, d in digests(objects).items() if d == kit[o]]
+    if unchanged:
+        sys.exit(f"run-mutants: {name}: {', '.join(unchanged)} came out as the kit's: the "
+                 "kernel would not be the mutant's")
 
 
 def judge(name, fields, args, ours, kernel, initrd, accel):
@@ -152,7 +186,7 @@ def main():
                                   if f.endswith(".patch"))
     # a mutant boots while the next one builds: the boot keeps less than
     # one of the two cores busy, the build's links one
-    judged, built = [], set()
+    judged, built, kit = [], set(), {}
     with ThreadPoolExecutor(1) as boots:
         try:
             for name in names:
@@ -168,7 +202,7 @@ def main():
                 built.add(fields["kernel"])
                 patch(tree, linux, path)
                 try:
-                    build(args.build, fields["kernel"], log)
+                    build_mutant(args, name, fields, tree, path, log, kit)
                     os.makedirs(os.path.dirname(kernel), exist_ok=True)
                     shutil.copyfile(os.path.join(tree, BZIMAGE), kernel)
                     ours = defined_functions(tree)
