@@ -120,8 +120,10 @@ def digests(paths):
 
 def build_mutant(args, name, fields, tree, path, log, kit):
     """Build the applied mutant without ccache (kbuild compiles only the
-    files the mutant touched): a make test once booted mutant 17
-    unmutated, its fs/fcntl.o from a ccache hit. Every object of a file
+    files the mutant touched; the rebuild after the last mutant does
+    the same): a make test once booted mutant 17 unmutated, and the
+    kit's kernel rebuilt after it kept mutant 17's fs/fcntl.o, with
+    ccache's depend mode on. Every object of a file
     it patches must then differ from the kit's (kit: object -> digest,
     taken before the first mutant), or the run stops: the kernel booted
     would not be the mutant's."""
@@ -214,7 +216,11 @@ def main():
         finally:
             for kernel in sorted(built):
                 print(f"# run-mutants: rebuilding the kit's {kernel} kernel", flush=True)
-                build(args.build, kernel, log)
+                build(args.build, kernel, log, CCACHE_DISABLE="1")
+            changed = [o for o, d in digests(kit).items() if d != kit[o]]
+            if changed:
+                sys.exit(f"run-mutants: {', '.join(changed)} differ from the kit's after the "
+                         "rebuild: the kit's kernel is not as it was")
     rows = [(name, boot, *verdict.result()) for name, boot, verdict in judged]
 
     print()
