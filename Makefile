@@ -46,7 +46,7 @@ run: initramfs
 # (make test-full without the prefix walk, whose last prefix is the
 # debug kernel's whole-tree build: check-series checks that the series'
 # head is that kernel's source; its bench smoke on the debug kernel;
-# six of the mutants: QUICK_MUTANTS), on 6.12 make check, the exported
+# seven of the mutants: QUICK_MUTANTS), on 6.12 make check, the exported
 # series' checks, and the suite under two designs without the atlas
 # (make test-split); then both kernels' boots, two at a time, and one
 # closing line. The walk is make test-all's (WALK=yes)
