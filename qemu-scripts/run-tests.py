@@ -76,13 +76,22 @@ KCSAN_CHECKS = ("fasync_churn_during_delivery", "stress_ng_beside_stream",
                 "pipe_teardown_during_delivery", "many_opens_one_list")
 
 
+def suite_source(suite):
+    with open(os.path.join(GUEST_APPS, f"{suite}.c")) as f:
+        return f.read()
+
+
+def suite_tests(text):
+    """(fixture, name) of each test in a suite's source."""
+    return re.findall(r"^TEST_F(?:_TIMEOUT)?\((\w+), (\w+)", text, re.M)
+
+
 def suite_size(suite, only=None):
     """Tests in a suite's source (of the names in only, if given): each
     fixture's tests times its variants."""
-    with open(os.path.join(GUEST_APPS, f"{suite}.c")) as f:
-        text = f.read()
+    text = suite_source(suite)
     tests, variants = {}, {}
-    for fixture, name in re.findall(r"^TEST_F(?:_TIMEOUT)?\((\w+), (\w+)", text, re.M):
+    for fixture, name in suite_tests(text):
         if only is None or name in only:
             tests[fixture] = tests.get(fixture, 0) + 1
     for fixture in re.findall(r"^FIXTURE_VARIANT_ADD\((\w+),", text, re.M):
@@ -311,6 +320,10 @@ def main():
     parser.add_argument("--append", default="", help="more for the kernel command line")
     args = parser.parse_args()
     only = args.only.split(",") if args.only else None
+    unknown = set(only or []) - {name for _, name in suite_tests(suite_source(NODE_SUITE))}
+    if unknown:
+        parser.error(f"--only: no check named {', '.join(sorted(unknown))} in "
+                     f"guest-apps/{NODE_SUITE}.c (names without the fixture)")
     builds = args.build or [DEFAULT_BUILD]
 
     expected = load_expected()
