@@ -55,6 +55,16 @@ static_assert(offsetof(struct sigmouse_info, packets) == 96);
 #define SIGMOUSE_BUTTON_SIDE	3
 #define SIGMOUSE_BUTTON_EXTRA	4
 
+/*
+ * Bit 0 is down while either key is: a tablet's button and its pen's or
+ * a touchscreen's touch press the same bit, and one's release does not
+ * release it while the other is down.
+ */
+enum sigmouse_left_key {
+	SIGMOUSE_LEFT_BY_BUTTON,	/* BTN_LEFT */
+	SIGMOUSE_LEFT_BY_TOUCH,		/* BTN_TOUCH, except on a touchpad */
+};
+
 struct sigmouse {
 	int open;
 	struct input_handle handle;
@@ -84,11 +94,14 @@ struct sigmouse {
 	bool primed;
 	int abs_x;
 	int abs_y;
+	/* what holds bit 0 down: BIT(SIGMOUSE_LEFT_BY_*) */
+	unsigned long left_keys;
+	/* a touchpad's finger is down: its motion counts (see touchpad) */
+	bool touching;
 
 	/* SIGMOUSE_IOC_INFO counters */
 	atomic_t subscribers;
 	atomic64_t packets;
-	atomic64_t kill_fasync_calls;
 	atomic64_t drops;
 };
 
@@ -169,10 +182,8 @@ static void sigmouse_announce(struct sigmouse *sigmouse, __poll_t mask,
 			      int band)
 {
 	wake_up_interruptible_poll(&sigmouse->wait, mask);
-	if (sigmouse_notify_mode == SIGMOUSE_NOTIFY_FASYNC) {
+	if (sigmouse_notify_mode == SIGMOUSE_NOTIFY_FASYNC)
 		kill_fasync(&sigmouse->fasync, SIGIO, band);
-		atomic64_inc(&sigmouse->kill_fasync_calls);
-	}
 }
 
 /* A full ring drops its oldest packet: a stalled reader sees the present. */
@@ -246,27 +257,72 @@ static void sigmouse_rel_event(struct sigmouse *sigmouse,
 }
 
 /*
+ * A touchpad (BTN_TOOL_FINGER, as mousedev tells them) reports where a
+ * finger is, but moves the pointer as a mouse does: by strokes. Motion
+ * counts only while a finger touches, from where it touched, so a new
+ * touch elsewhere is no jump; and its touch is no click (mousedev makes
+ * taps into clicks; sigmouse does not, a touchpad's own BTN_LEFT is).
+ */
+static bool sigmouse_is_touchpad(struct input_dev *dev)
+{
+	return test_bit(BTN_TOOL_FINGER, dev->keybit);
+}
+
+/*
+ * A touch starts a stroke where the finger is. The input core has
+ * already taken the whole frame's position into the device's state, so
+ * the stroke starts from there whatever the order of the frame's events.
+ */
+static void sigmouse_touch(struct sigmouse *sigmouse, bool touching)
+{
+	struct input_dev *dev = sigmouse->handle.dev;
+
+	sigmouse->touching = touching;
+	if (touching) {
+		sigmouse->abs_x = input_abs_get_val(dev, ABS_X);
+		sigmouse->abs_y = input_abs_get_val(dev, ABS_Y);
+	}
+}
+
+/* how far one axis moved in this event; false if it counts as no motion */
+static bool sigmouse_abs_move(struct sigmouse *sigmouse, __s32 *sum,
+			      int *where, int value)
+{
+	if (sigmouse_is_touchpad(sigmouse->handle.dev) &&
+	    (!sigmouse->touching || value == *where)) {
+		*where = value;
+		return false;
+	}
+	sigmouse_add_motion(sum, (s64)value - *where);
+	*where = value;
+	return true;
+}
+
+/*
  * Absolute devices report motion as the change of position, in device
  * units, from the position sigmouse_start_frame() took.
  */
 static void sigmouse_abs_event(struct sigmouse *sigmouse,
 			       unsigned int code, int value)
 {
+	struct sigmouse_packet *frame = &sigmouse->frame;
+	bool moved;
+
 	switch (code) {
 	case ABS_X:
-		sigmouse_add_motion(&sigmouse->frame.dx,
-				    (s64)value - sigmouse->abs_x);
-		sigmouse->abs_x = value;
+		moved = sigmouse_abs_move(sigmouse, &frame->dx,
+					  &sigmouse->abs_x, value);
 		break;
 	case ABS_Y:
-		sigmouse_add_motion(&sigmouse->frame.dy,
-				    (s64)value - sigmouse->abs_y);
-		sigmouse->abs_y = value;
+		moved = sigmouse_abs_move(sigmouse, &frame->dy,
+					  &sigmouse->abs_y, value);
 		break;
 	default:
 		return;
 	}
-	sigmouse->frame.flags |= SIGMOUSE_PACKET_ABS;
+	if (!moved)
+		return;
+	frame->flags |= SIGMOUSE_PACKET_ABS;
 	sigmouse->frame_dirty = true;
 }
 
@@ -277,7 +333,16 @@ static void sigmouse_key_event(struct sigmouse *sigmouse,
 
 	switch (code) {
 	case BTN_TOUCH:
+		if (sigmouse_is_touchpad(sigmouse->handle.dev)) {
+			sigmouse_touch(sigmouse, value);
+			return;
+		}
+		fallthrough;
 	case BTN_LEFT:
+		__assign_bit(code == BTN_LEFT ? SIGMOUSE_LEFT_BY_BUTTON :
+						SIGMOUSE_LEFT_BY_TOUCH,
+			     &sigmouse->left_keys, value);
+		value = sigmouse->left_keys != 0;
 		button = SIGMOUSE_BUTTON_LEFT;
 		break;
 	case BTN_RIGHT:
@@ -326,7 +391,9 @@ static void sigmouse_event(struct input_handle *handle, unsigned int type,
 		sigmouse_abs_event(sigmouse, code, value);
 		break;
 	case EV_KEY:
-		sigmouse_key_event(sigmouse, code, value);
+		/* autorepeat (2) repeats a key, and changes no button's state */
+		if (value != 2)
+			sigmouse_key_event(sigmouse, code, value);
 		break;
 	case EV_SYN:
 		if (code == SYN_REPORT && sigmouse->frame_dirty)
@@ -396,7 +463,6 @@ static void sigmouse_detach_client(struct sigmouse *sigmouse,
 static void sigmouse_start_frame(struct sigmouse *sigmouse)
 {
 	static const unsigned int button_codes[] = {
-		[SIGMOUSE_BUTTON_LEFT]	= BTN_LEFT,
 		[SIGMOUSE_BUTTON_RIGHT]	= BTN_RIGHT,
 		[SIGMOUSE_BUTTON_MIDDLE] = BTN_MIDDLE,
 		[SIGMOUSE_BUTTON_SIDE]	= BTN_SIDE,
@@ -413,12 +479,20 @@ static void sigmouse_start_frame(struct sigmouse *sigmouse)
 	frame->wheel = 0;
 	frame->flags = 0;
 	frame->buttons = 0;
-	for (button = 0; button < ARRAY_SIZE(button_codes); button++)
+	for (button = SIGMOUSE_BUTTON_RIGHT; button < ARRAY_SIZE(button_codes);
+	     button++)
 		if (test_bit(button_codes[button], dev->key))
 			frame->buttons |= BIT(button);
-	/* touchscreens press with BTN_TOUCH, which reads as left */
-	if (test_bit(BTN_TOUCH, dev->key))
+	/* bit 0 by the rule sigmouse_key_event() follows */
+	sigmouse->left_keys = 0;
+	__assign_bit(SIGMOUSE_LEFT_BY_BUTTON, &sigmouse->left_keys,
+		     test_bit(BTN_LEFT, dev->key));
+	if (!sigmouse_is_touchpad(dev))
+		__assign_bit(SIGMOUSE_LEFT_BY_TOUCH, &sigmouse->left_keys,
+			     test_bit(BTN_TOUCH, dev->key));
+	if (sigmouse->left_keys)
 		frame->buttons |= BIT(SIGMOUSE_BUTTON_LEFT);
+	sigmouse->touching = test_bit(BTN_TOUCH, dev->key);
 	if (test_bit(EV_ABS, dev->evbit)) {
 		sigmouse->abs_x = input_abs_get_val(dev, ABS_X);
 		sigmouse->abs_y = input_abs_get_val(dev, ABS_Y);
@@ -694,13 +768,10 @@ static int sigmouse_get_info(struct sigmouse *sigmouse,
 	info.version = dev->id.version;
 	if (test_bit(EV_ABS, dev->evbit))
 		info.flags |= SIGMOUSE_INFO_ABS;
-	if (sigmouse_notify_mode == SIGMOUSE_NOTIFY_WAITQUEUE)
-		info.flags |= SIGMOUSE_INFO_WAITQUEUE;
 	info.packet_size = sizeof(struct sigmouse_packet);
 	info.ring_size = SIGMOUSE_RING_SIZE;
 	info.subscribers = atomic_read(&sigmouse->subscribers);
 	info.packets = atomic64_read(&sigmouse->packets);
-	info.kill_fasync_calls = atomic64_read(&sigmouse->kill_fasync_calls);
 	info.drops = atomic64_read(&sigmouse->drops);
 	mutex_unlock(&sigmouse->mutex);
 
@@ -826,7 +897,10 @@ static void sigmouse_disconnect(struct input_handle *handle)
 	put_device(&sigmouse->dev);
 }
 
-/* mice move relatively, tablets and touchscreens absolutely */
+/*
+ * mice move relatively, tablets, touchscreens and touchpads absolutely
+ * (a touchpad with BTN_LEFT by the second entry, without by the third)
+ */
 static const struct input_device_id sigmouse_ids[] = {
 	{
 		.flags = INPUT_DEVICE_ID_MATCH_EVBIT |

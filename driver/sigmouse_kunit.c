@@ -56,6 +56,14 @@ static void sigmouse_test_feed(struct sigmouse *sigmouse, unsigned int type,
 	sigmouse_event(&sigmouse->handle, type, code, value);
 }
 
+/* a frame of one key event */
+static void sigmouse_test_key(struct sigmouse *sigmouse, unsigned int code,
+			      int value)
+{
+	sigmouse_test_feed(sigmouse, EV_KEY, code, value);
+	sigmouse_test_feed(sigmouse, EV_SYN, SYN_REPORT, 0);
+}
+
 /* the next packet, which the test requires to be there */
 static struct sigmouse_packet sigmouse_test_fetch(struct kunit *test)
 {
@@ -236,13 +244,11 @@ static void sigmouse_test_key_frame(struct kunit *test)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(keys); i++) {
-		sigmouse_test_feed(t->sigmouse, EV_KEY, keys[i].code, 1);
-		sigmouse_test_feed(t->sigmouse, EV_SYN, SYN_REPORT, 0);
+		sigmouse_test_key(t->sigmouse, keys[i].code, 1);
 		p = sigmouse_test_fetch(test);
 		KUNIT_EXPECT_EQ_MSG(test, p.buttons, keys[i].bit,
 				    "key %#x pressed", keys[i].code);
-		sigmouse_test_feed(t->sigmouse, EV_KEY, keys[i].code, 0);
-		sigmouse_test_feed(t->sigmouse, EV_SYN, SYN_REPORT, 0);
+		sigmouse_test_key(t->sigmouse, keys[i].code, 0);
 		p = sigmouse_test_fetch(test);
 		KUNIT_EXPECT_EQ_MSG(test, p.buttons, 0U,
 				    "key %#x released", keys[i].code);
@@ -264,16 +270,28 @@ static void sigmouse_test_key_frame(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p.buttons, BIT(SIGMOUSE_BUTTON_LEFT) |
 					 BIT(SIGMOUSE_BUTTON_SIDE) |
 					 BIT(SIGMOUSE_BUTTON_EXTRA));
-	/* BTN_TOUCH and BTN_LEFT are one bit: either one releases it */
-	sigmouse_test_feed(t->sigmouse, EV_KEY, BTN_TOUCH, 0);
-	sigmouse_test_feed(t->sigmouse, EV_SYN, SYN_REPORT, 0);
+	/*
+	 * BTN_TOUCH and BTN_LEFT press one bit, down while either is: a
+	 * touch's release leaves it down while BTN_LEFT is
+	 */
+	sigmouse_test_key(t->sigmouse, BTN_TOUCH, 1);
+	sigmouse_test_key(t->sigmouse, BTN_TOUCH, 0);
+	sigmouse_test_fetch(test);
+	p = sigmouse_test_fetch(test);
+	KUNIT_EXPECT_EQ(test, p.buttons, BIT(SIGMOUSE_BUTTON_LEFT) |
+					 BIT(SIGMOUSE_BUTTON_SIDE) |
+					 BIT(SIGMOUSE_BUTTON_EXTRA));
+	sigmouse_test_key(t->sigmouse, BTN_LEFT, 0);
 	p = sigmouse_test_fetch(test);
 	KUNIT_EXPECT_EQ(test, p.buttons, BIT(SIGMOUSE_BUTTON_SIDE) |
 					 BIT(SIGMOUSE_BUTTON_EXTRA));
 
+	/* an autorepeat (2) changes no button: no record */
+	sigmouse_test_key(t->sigmouse, BTN_SIDE, 2);
+	KUNIT_EXPECT_TRUE(test, sigmouse_client_empty(t->client));
+
 	/* a keyboard key is not a button */
-	sigmouse_test_feed(t->sigmouse, EV_KEY, KEY_A, 1);
-	sigmouse_test_feed(t->sigmouse, EV_SYN, SYN_REPORT, 0);
+	sigmouse_test_key(t->sigmouse, KEY_A, 1);
 	KUNIT_EXPECT_TRUE(test, sigmouse_client_empty(t->client));
 }
 

@@ -33,32 +33,64 @@ static int uinput_mouse_start(struct uinput_mouse *mouse, const char *name)
 	return 0;
 }
 
-int uinput_mouse_create(struct uinput_mouse *mouse, const char *name)
+static void uinput_mouse_enable(struct uinput_mouse *mouse, unsigned int type,
+				const unsigned int *codes, unsigned int count,
+				const void *data)
+{
+	unsigned int i;
+
+	for (i = 0; i < count; i++)
+		libevdev_enable_event_code(mouse->dev, type, codes[i], data);
+}
+
+/* A mouse's capabilities: three buttons, two axes and the wheel. */
+static int uinput_mouse_caps(struct uinput_mouse *mouse, const char *name)
 {
 	static const unsigned int buttons[] = { BTN_LEFT, BTN_RIGHT, BTN_MIDDLE };
 	static const unsigned int axes[] = { REL_X, REL_Y, REL_WHEEL };
-	unsigned int i;
 
 	if (uinput_mouse_start(mouse, name))
 		return -ENOMEM;
-	for (i = 0; i < sizeof(buttons) / sizeof(buttons[0]); i++)
-		libevdev_enable_event_code(mouse->dev, EV_KEY, buttons[i], NULL);
-	for (i = 0; i < sizeof(axes) / sizeof(axes[0]); i++)
-		libevdev_enable_event_code(mouse->dev, EV_REL, axes[i], NULL);
+	uinput_mouse_enable(mouse, EV_KEY, buttons, 3, NULL);
+	uinput_mouse_enable(mouse, EV_REL, axes, 3, NULL);
+	return 0;
+}
+
+int uinput_mouse_create(struct uinput_mouse *mouse, const char *name)
+{
+	if (uinput_mouse_caps(mouse, name))
+		return -ENOMEM;
+	return uinput_mouse_make(mouse);
+}
+
+int uinput_repeating_mouse_create(struct uinput_mouse *mouse, const char *name)
+{
+	if (uinput_mouse_caps(mouse, name))
+		return -ENOMEM;
+	libevdev_enable_event_type(mouse->dev, EV_REP);
+	return uinput_mouse_make(mouse);
+}
+
+int uinput_absolute_create(struct uinput_mouse *mouse, const char *name,
+			   int min, int max, const unsigned int *keys,
+			   unsigned int count)
+{
+	static const unsigned int axes[] = { ABS_X, ABS_Y };
+	struct input_absinfo axis = { .minimum = min, .maximum = max };
+
+	if (uinput_mouse_start(mouse, name))
+		return -ENOMEM;
+	uinput_mouse_enable(mouse, EV_KEY, keys, count, NULL);
+	uinput_mouse_enable(mouse, EV_ABS, axes, 2, &axis);
 	return uinput_mouse_make(mouse);
 }
 
 int uinput_tablet_create(struct uinput_mouse *mouse, const char *name,
 			 int min, int max)
 {
-	struct input_absinfo axis = { .minimum = min, .maximum = max };
+	const unsigned int button = BTN_LEFT;
 
-	if (uinput_mouse_start(mouse, name))
-		return -ENOMEM;
-	libevdev_enable_event_code(mouse->dev, EV_KEY, BTN_LEFT, NULL);
-	libevdev_enable_event_code(mouse->dev, EV_ABS, ABS_X, &axis);
-	libevdev_enable_event_code(mouse->dev, EV_ABS, ABS_Y, &axis);
-	return uinput_mouse_make(mouse);
+	return uinput_absolute_create(mouse, name, min, max, &button, 1);
 }
 
 void uinput_mouse_destroy(struct uinput_mouse *mouse)
@@ -74,6 +106,11 @@ void uinput_mouse_destroy(struct uinput_mouse *mouse)
 const char *uinput_mouse_syspath(struct uinput_mouse *mouse)
 {
 	return libevdev_uinput_get_syspath(mouse->uidev);
+}
+
+const char *uinput_mouse_evdev_node(struct uinput_mouse *mouse)
+{
+	return libevdev_uinput_get_devnode(mouse->uidev);
 }
 
 int uinput_mouse_node(struct uinput_mouse *mouse, char *path, size_t len)

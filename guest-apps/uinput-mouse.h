@@ -15,13 +15,22 @@ struct uinput_mouse {
 
 /* Returns 0 or a negative errno. */
 int uinput_mouse_create(struct uinput_mouse *mouse, const char *name);
-/* An absolute device instead: ABS_X and ABS_Y from min to max, BTN_LEFT. */
+/* The same mouse with EV_REP: the input core repeats a button held down. */
+int uinput_repeating_mouse_create(struct uinput_mouse *mouse, const char *name);
+/* An absolute device: ABS_X and ABS_Y from min to max, and the keys given. */
+int uinput_absolute_create(struct uinput_mouse *mouse, const char *name,
+			   int min, int max, const unsigned int *keys,
+			   unsigned int count);
+/* A tablet: an absolute device with BTN_LEFT. */
 int uinput_tablet_create(struct uinput_mouse *mouse, const char *name,
 			 int min, int max);
 void uinput_mouse_destroy(struct uinput_mouse *mouse);
 
 /* The mouse's input device in sysfs (/sys/devices/virtual/input/inputN). */
 const char *uinput_mouse_syspath(struct uinput_mouse *mouse);
+
+/* Its evdev node (/dev/input/eventN), where it shows what the input core passed on. */
+const char *uinput_mouse_evdev_node(struct uinput_mouse *mouse);
 
 /* The /dev/sigmouseN node the mouse is bound to. */
 int uinput_mouse_node(struct uinput_mouse *mouse, char *path, size_t len);

@@ -4,7 +4,8 @@
  *
  * Every /dev/sigmouseN node reads as a stream of struct sigmouse_packet
  * records, one per input frame (SYN_REPORT) of the mouse or tablet it
- * is bound to. All open files of a node share one fasync list.
+ * is bound to. Each open file gets every record, and with O_ASYNC a
+ * signal for each.
  *
  * Every struct here has the same layout for 32-bit and 64-bit callers:
  * __u64 fields sit on 8-byte offsets, with explicit padding, so the
@@ -30,7 +31,7 @@
  * @dy: vertical motion (relative, or change of ABS_Y)
  * @wheel: REL_WHEEL motion
  * @buttons: bit 0 left, bit 1 right, bit 2 middle, bit 3 side, bit 4 extra;
- *	BTN_TOUCH reads as left
+ *	BTN_TOUCH reads as left, except on a touchpad
  * @flags: SIGMOUSE_PACKET_*
  * @dropped: packets this client lost to a full ring just before this one
  *	(how many the ring holds: struct sigmouse_info.ring_size)
@@ -48,7 +49,6 @@ struct sigmouse_packet {
 
 /* struct sigmouse_info.flags */
 #define SIGMOUSE_INFO_ABS	0x1U /* bound to an absolute device */
-#define SIGMOUSE_INFO_WAITQUEUE	0x2U /* sigmouse.notify=waitqueue: no kill_fasync() */
 
 /**
  * struct sigmouse_info - what SIGMOUSE_IOC_INFO returns
@@ -57,7 +57,7 @@ struct sigmouse_packet {
  * @vendor: input_id of the input device
  * @product: input_id of the input device
  * @version: input_id of the input device
- * @flags: SIGMOUSE_INFO_*
+ * @flags: SIGMOUSE_INFO_*; other bits 0
  * @packet_size: sizeof(struct sigmouse_packet) as the kernel sees it
  * @ring_size: packets an open file's ring holds before the oldest is
  *	dropped
@@ -65,8 +65,7 @@ struct sigmouse_packet {
  * @subscribers: open files subscribed to SIGIO (O_ASYNC)
  * @padding: always 0
  * @packets: frames completed since the device was bound
- * @kill_fasync_calls: kill_fasync() calls made for this node (none with
- *	SIGMOUSE_INFO_WAITQUEUE, where keyed wake-ups signal subscribers)
+ * @reserved: always 0
  * @drops: packets lost to full rings, summed over all clients
  */
 struct sigmouse_info {
@@ -82,7 +81,7 @@ struct sigmouse_info {
 	__u32 subscribers;
 	__u32 padding;
 	__u64 packets;
-	__u64 kill_fasync_calls;
+	__u64 reserved;
 	__u64 drops;
 };
 
