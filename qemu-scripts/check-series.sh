@@ -158,7 +158,8 @@ result "series.head_is_the_test_kernels_source" "$status" "$(head -n 1 "$logs/he
 # the UAPI header as user space gets it, from the whole series' tree
 status=0
 rm -rf "$build/series/headers"
-kernel_make headers_install INSTALL_HDR_PATH="$build/series/headers" >"$logs/headers.log" 2>&1 ||
+kernel_make -j"$(nproc)" headers_install INSTALL_HDR_PATH="$build/series/headers" \
+	>"$logs/headers.log" 2>&1 ||
 	status=1
 cat >"$logs/uapi-user.c" <<'EOF'
 #include <linux/sigmouse.h>
