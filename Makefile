@@ -51,17 +51,20 @@ run: initramfs
 # (make test-split); then both kernels' boots, two at a time, and one
 # closing line. The walk is make test-all's (WALK=yes).
 # Once 6.1's kernel is built (both cores), 6.12's part runs beside 6.1's
-# at nice 19, in its own process group, its output in SPLIT_LOG and
-# shown when 6.1's part ends: 6.1's checks, single boots and one-file
-# mutant builds leave a core idle most of the time, and the niced build
-# takes only what they leave. Either part failing, or an interrupt, ends
-# the other
+# at nice 19, in its own session, its output in SPLIT_LOG and shown
+# when 6.1's part ends: 6.1's checks, single boots and one-file mutant
+# builds leave a core idle most of the time, and the niced build takes
+# only what they leave. A session of its own is also a scheduler
+# autogroup of its own, which competes with make test's as an equal
+# whatever its tasks' nice values: the autogroup gets nice 19 too.
+# Either part failing, or an interrupt, ends the other
 SPLIT_LOG = $(BUILD_DIR)/$(SPLIT_KERNEL)/test-split.log
 test:
 	@$(MAKE) --no-print-directory KERNEL=$(FULL_KERNEL) kernel
 	@mkdir -p $(dir $(SPLIT_LOG)); \
-	setsid nice -n 19 $(MAKE) --no-print-directory KERNEL=$(SPLIT_KERNEL) WALK=no \
-		test-split >$(SPLIT_LOG) 2>&1 & split=$$!; \
+	setsid sh -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 "$$@"' sh \
+		$(MAKE) --no-print-directory KERNEL=$(SPLIT_KERNEL) WALK=no test-split \
+		>$(SPLIT_LOG) 2>&1 & split=$$!; \
 	trap 'kill -TERM -$$split 2>/dev/null' EXIT INT TERM; \
 	$(MAKE) --no-print-directory KERNEL=$(FULL_KERNEL) WALK=no MUTANTS="$(QUICK_MUTANTS)" \
 		test-full || exit; \
