@@ -19,7 +19,7 @@ SCRIPTS := qemu-scripts
 FULL_KERNEL := 6.1
 SPLIT_KERNEL := 6.12
 
-.PHONY: all deps kernel kcsan-kernel initramfs run test test-all test-full test-split check series check-series disasm mutants fuzz bench bench-one bench-smoke boot-deaths atlas-report clean
+.PHONY: all deps kernel kcsan-kernel initramfs run test test-all test-full test-split check series check-series disasm mutants fuzz bench bench-one bench-smoke boot-deaths atlas-report kunit clean
 
 all: initramfs
 
@@ -190,6 +190,13 @@ check-series: series kernel
 disasm: series
 	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/build-kernel.sh fs/fcntl.o
 	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/disasm.sh
+
+# the series' KUnit suites as kernel developers run them: kunit.py run
+# in make series' repository with every .kunitconfig the series adds,
+# x86_64 under QEMU; its own kernel in build/<version>/kunit, so not in
+# make test, whose debug kernels run the same suites at boot
+kunit: series
+	@sh $(SCRIPTS)/kunit.sh
 
 # how often a guest dies while its kernel patches its own text, under
 # multi- and single-threaded TCG: BOOTS boots of each, the fasync

@@ -24,8 +24,9 @@
 #    the last prefix, which make test keeps without the walk;
 #  - make headers_install exports the UAPI header, and a program that
 #    includes only it compiles with -Wall -Werror as C and as C++;
-#  - the driver's .kunitconfig has lines and every one is in the test
-#    kernel's .config, so the suites it names are the ones make test runs;
+#  - each .kunitconfig the series adds (fasync's, the driver's) has lines
+#    and every one is in the test kernel's .config, so the suites they
+#    name are the ones make test runs;
 #  - the input book of the kernel's documentation builds (Sphinx) with
 #    sigmouse's page and without a warning about it.
 # Each check prints "ok" or "not ok" in KTAP, kept in
@@ -181,15 +182,20 @@ for compiler in "gcc -x c -std=c99" "g++ -x c++"; do
 done
 result "series.uapi_header_alone_c_and_cxx" "$status" "$(tail -n 3 "$logs/headers.log" | tr '\n' ' ')"
 
-# the .kunitconfig names what the test kernel runs
+# each .kunitconfig the series adds names what the test kernel runs
 status=0
-kunitconfig=$(driver_files | awk '$1 == "kunitconfig" { print $2 }')
-while read -r line; do
-	grep -qxF "$line" "$build/linux/.config" ||
-		{ echo "$kunitconfig: $line is not in the test kernel's .config"; status=1; }
-done <"$repo/$kunitconfig" >"$logs/kunitconfig.log"
-grep -q '^CONFIG_' "$repo/$kunitconfig" ||
-	{ echo "$kunitconfig names no option" >>"$logs/kunitconfig.log"; status=1; }
+kunitconfigs=$(series_kunitconfigs || :)
+{
+	[ -n "$kunitconfigs" ] || { echo "the series adds no .kunitconfig"; status=1; }
+	for kunitconfig in $kunitconfigs; do
+		while read -r line; do
+			grep -qxF "$line" "$build/linux/.config" ||
+				{ echo "$kunitconfig: $line is not in the test kernel's .config"; status=1; }
+		done <"$repo/$kunitconfig"
+		grep -q '^CONFIG_' "$repo/$kunitconfig" ||
+			{ echo "$kunitconfig names no option"; status=1; }
+	done
+} >"$logs/kunitconfig.log"
 result "series.kunitconfig_in_test_kernel" "$status" "$(head -n 1 "$logs/kunitconfig.log")"
 
 # the kernel's documentation build (Sphinx), the input book only, from

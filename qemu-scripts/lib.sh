@@ -63,6 +63,14 @@ driver_files() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/driver/files"
 }
 
+# The .kunitconfig files the series adds (patch 5's fs/.kunitconfig for
+# fasync, the driver's drivers/input/.kunitconfig), from make series'
+# repository.
+series_kunitconfigs() {
+	git -C "$series_repo" diff --name-only --diff-filter=A pristine sigmouse |
+		grep '/\.kunitconfig$'
+}
+
 # Configure $kernel_tree: tinyconfig plus Kconfig.snippet's common part
 # and the sections $flavour takes on this kernel, then fail naming every
 # snippet line missing from the final .config (an unmet dependency, a
