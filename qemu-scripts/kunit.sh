@@ -19,10 +19,7 @@ for kunitconfig in $(series_kunitconfigs); do
 	set -- "$@" --kunitconfig="$(dirname "$kunitconfig")"
 done
 [ $# -gt 0 ] || die "the series adds no .kunitconfig"
-cc=gcc
-command -v ccache >/dev/null && cc="ccache gcc"
-
 say "kunit.py run $* (x86_64 under QEMU; its build in $build/kunit)"
 cd "$series_repo"
 python3 tools/testing/kunit/kunit.py run --arch=x86_64 --build_dir="$build/kunit" \
-	--jobs="$(nproc)" --make_options="CC=$cc" --timeout=600 "$@"
+	--jobs="$(nproc)" --make_options="CC=$(kernel_cc)" --timeout=600 "$@"

@@ -159,9 +159,13 @@ sync_file() {
 # preprocessor mode, 211 s in depend mode). ccache_mode=preprocessor
 # where a header changes in ways most files never see, as the series'
 # prefixes do: ccache then finds the same preprocessed text.
+# The compiler every kernel build uses: gcc through ccache when it is there.
+kernel_cc() {
+	if command -v ccache >/dev/null; then echo "ccache gcc"; else echo gcc; fi
+}
+
 kernel_make() {
-	cc=gcc
-	command -v ccache >/dev/null && cc="ccache gcc"
+	cc=$(kernel_cc)
 	depend=CCACHE_DEPEND=1
 	[ "${ccache_mode:-depend}" = depend ] || depend=CCACHE_NODEPEND=1
 	env "$depend" CCACHE_BASEDIR="$kernel_tree" CCACHE_NOHASHDIR=1 \
