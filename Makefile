@@ -19,7 +19,7 @@ SCRIPTS := qemu-scripts
 FULL_KERNEL := 6.1
 SPLIT_KERNEL := 6.12
 
-.PHONY: all deps kernel kcsan-kernel initramfs run test test-all test-full test-split check series check-series disasm mutants fuzz bench bench-one bench-smoke boot-deaths atlas-report kunit clean
+.PHONY: all deps kernel kcsan-kernel initramfs run person test test-all test-full test-split check series check-series disasm mutants fuzz bench bench-one bench-smoke boot-deaths atlas-report kunit clean
 
 all: initramfs
 
@@ -42,19 +42,26 @@ kcsan-kernel: deps
 run: initramfs
 	@$(PYTHON) $(SCRIPTS)/run.py --build $(KBUILD)
 
+# make run used as a person would: its window under Xvfb, the X pointer
+# moved by xdotool, then its terminal on a pty (person_test.py); its
+# KTAP in build/<version>/person/ktap, which run-tests.py counts
+person: initramfs
+	@$(PYTHON) $(SCRIPTS)/person_test.py --build $(KBUILD)
+
 # make test, both kernels under the split: on 6.1 every kind of check
 # (make test-full without the prefix walk, whose last prefix is the
 # debug kernel's whole-tree build: check-series checks that the series'
 # head is that kernel's source; its bench smoke on the debug kernel;
-# seven of the mutants: QUICK_MUTANTS), on 6.12 make check, the exported
-# series' checks, and the suite under two designs without the atlas
-# (make test-split); then both kernels' boots, two at a time, and one
-# closing line. The walk is make test-all's (WALK=yes).
+# seven of the mutants: QUICK_MUTANTS; make person), on 6.12 make check,
+# the exported series' checks, and the suite under two designs without
+# the atlas (make test-split); then both kernels' boots, two at a time,
+# and one closing line. The walk is make test-all's (WALK=yes).
 # Once 6.1's kernel is built (both cores), 6.12's part runs beside 6.1's
 # at nice 19, in its own session, its output in SPLIT_LOG and shown
 # when 6.1's part ends: 6.1's checks, single boots and one-file mutant
 # builds leave a core idle most of the time, and the niced build takes
-# only what they leave. A session of its own is also a scheduler
+# only what they leave; make person, last, keeps one core busy for
+# 2.5 minutes, the other building. A session of its own is also a scheduler
 # autogroup of its own, which competes with make test's as an equal
 # whatever its tasks' nice values: the autogroup gets nice 19 too.
 # Either part failing, or an interrupt, ends the other. test-full does
@@ -69,7 +76,7 @@ test:
 		>$(SPLIT_LOG) 2>&1 & split=$$!; \
 	trap 'kill -TERM -$$split 2>/dev/null' EXIT INT TERM; \
 	$(MAKE) --no-print-directory -o kernel KERNEL=$(FULL_KERNEL) WALK=no \
-		MUTANTS="$(QUICK_MUTANTS)" test-full || exit; \
+		MUTANTS="$(QUICK_MUTANTS)" test-full person || exit; \
 	echo "make test: $(FULL_KERNEL)'s part done; $(SPLIT_KERNEL)'s, from $(SPLIT_LOG):"; \
 	wait $$split; status=$$?; trap - EXIT INT TERM; cat $(SPLIT_LOG); exit $$status
 	@$(PYTHON) $(SCRIPTS)/run-tests.py \
@@ -81,8 +88,8 @@ test:
 # kernel), the default path's disassembly against stock and a
 # seconds-long bench run to keep make bench working, the mutants;
 # run-tests.py then boots the KUnit suites and the guest suite on the
-# debug kernel under all four designs, the SIGIO atlas under rcu, and
-# make run used as a person would (window under Xvfb, terminal on a pty)
+# debug kernel under all four designs, the SIGIO atlas under rcu (make
+# test and make test-all run make person too, on the first kernel)
 test-full: check check-series disasm initramfs bench-smoke mutants
 
 # the split kernel's part of make test, built: make check, the series'
@@ -98,6 +105,7 @@ test-all:
 		$(MAKE) --no-print-directory KERNEL=$$k STOCK=1 MUTANT_KERNELS="debug kcsan" \
 			test-full kcsan-kernel || exit; \
 	done
+	@$(MAKE) --no-print-directory KERNEL=$(FULL_KERNEL) person
 	@$(PYTHON) $(SCRIPTS)/run-tests.py --all \
 		--build $(BUILD_DIR)/$(FULL_KERNEL) --build $(BUILD_DIR)/$(SPLIT_KERNEL)
 

@@ -17,6 +17,10 @@ shell must answer there, VNC must serve the guest's screen on 127.0.0.1,
 qmp_mouse.py from "another terminal" must make signal lines appear, and
 poweroff in the guest (one boot) and Ctrl-C (another) must each end the
 run with exit 0, the terminal's mode restored, and no QEMU left.
+
+Its KTAP goes to stdout and to build/<version>/person/ktap, which
+run-tests.py counts (make person; make test runs it beside the second
+kernel's build).
 """
 
 import argparse
@@ -278,16 +282,25 @@ def start_xvfb():
 
 
 class Checks:
-    def __init__(self):
+    """The KTAP, shown and written to ktap (run-tests.py counts it)."""
+
+    def __init__(self, ktap):
         self.number = 0
+        self.ktap = ktap
+        self.say(f"1..{len(TESTS)}")
+
+    def say(self, line):
+        print(line, flush=True)
+        self.ktap.write(line + "\n")
+        self.ktap.flush()
 
     def result(self, name, ok, detail):
         self.number += 1
         assert TESTS[self.number - 1] == name
-        print(f"{'ok' if ok else 'not ok'} {self.number} {name}"
-              f"{'' if ok else ' # ' + detail}", flush=True)
+        self.say(f"{'ok' if ok else 'not ok'} {self.number} {name}"
+                 f"{'' if ok else ' # ' + detail}")
         if ok:
-            print(f"# {detail}", flush=True)
+            self.say(f"# {detail}")
 
     def rest_not_run(self, why, part):
         """Every test of part (WINDOW_TESTS, TERMINAL_TESTS) not reported yet fails."""
@@ -512,17 +525,8 @@ def drive_terminal(build, out, checks, display):
         run.stop()
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--build", default=DEFAULT_BUILD)
-    args = parser.parse_args()
-    build = os.path.abspath(args.build)
-    out = os.path.join(build, "person")
-    os.makedirs(out, exist_ok=True)
-
-    print(f"1..{len(TESTS)}", flush=True)
-    checks = Checks()
+def drive(build, out, checks):
+    """The window's run, then the terminal's."""
     xvfb, display = start_xvfb()
     os.environ["DISPLAY"] = display  # for xdotool, xwd and libX11
     run = None
@@ -544,6 +548,18 @@ def main():
         xvfb.wait()
     return 0
 
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--build", default=DEFAULT_BUILD)
+    args = parser.parse_args()
+    build = os.path.abspath(args.build)
+    out = os.path.join(build, "person")
+    os.makedirs(out, exist_ok=True)
+
+    with open(os.path.join(out, "ktap"), "w") as ktap:
+        return drive(build, out, Checks(ktap))
 
 if __name__ == "__main__":
     sys.exit(main())

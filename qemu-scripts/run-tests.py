@@ -25,11 +25,13 @@ report, a timeout) counted as one failed test.
 Every boot of a kernel with the series also runs the KUnit suites
 (sigmouse, fasync) before /init; their KTAP comes from the console and
 counts with the programs'. Then (in a whole run: no --config, --only or
---append) a boot with bogus options, the exported series' checks that
-make check-series ran (build/series/ktap), and person_test.py uses make
-run as a person would, its window under Xvfb and its terminal on a
-pseudo-terminal (the first --build's kernel, make run's); its KTAP
-counts the same way. Boots are named <version>/<configuration>.
+--append) a boot with bogus options, and the KTAP two make steps wrote
+before the boots counts the same way: the exported series' checks (make
+check-series, build/<version>/series/ktap) and make run used as a
+person would, its window under Xvfb and its terminal on a pseudo-
+terminal (make person on the first --build, build/<version>/person/ktap);
+a file older than what it checked fails. Boots are named
+<version>/<configuration>.
 """
 
 import argparse
@@ -50,7 +52,6 @@ GUEST_APPS = os.path.join(HERE, "..", "guest-apps")
 # every boot runs the node's suite, a whole debug boot the atlas too:
 # the debug kernel alone has the atlas's sources
 NODE_SUITE = "sigio-test"
-PERSON_TEST = os.path.join(HERE, "person_test.py")
 # the debug kernel runs the whole suite under every design, the
 # data-race kernel (KCSAN) these checks under today's design (every
 # design with --all: make test-all; make test, in CI's hour, leaves the
@@ -200,35 +201,37 @@ def ktap_problems(tally, size):
     return problems
 
 
-def run_person_test(build):
-    """make run as a person uses it: its window, its terminal; (the
-    lines to show, tally, problems)."""
-    lines = ["# run-tests: person: make run's window under Xvfb, the X pointer moved by "
-             f"xdotool, then its terminal on a pty; logs, screenshots in {build}/person/"]
+def read_ktap(path, size, made_by, inputs):
+    """The KTAP a make step wrote before the boots, if newer than every
+    file in inputs (what it checked); ([], tally, problems), size the
+    plan it must have (None: the plan's own)."""
     tally = Tally()
-    with subprocess.Popen([sys.executable, PERSON_TEST, "--build", build],
-                          stdout=subprocess.PIPE, text=True) as test:
-        for line in test.stdout:
-            lines.append(line.rstrip("\n"))
-            tally.feed(lines[-1])
-    problems = ktap_problems(tally, len(PERSON_TESTS))
-    if test.returncode != 0:
-        problems.append(f"person_test.py exited {test.returncode}")
-    return lines, tally, problems
+    try:
+        with open(path) as f:
+            for line in f:
+                tally.feed(line.rstrip("\n"))
+        written = os.path.getmtime(path)
+    except FileNotFoundError:
+        return [], tally, [f"no {path}: {made_by} has not run"]
+    stale = [i for i in inputs if not os.path.exists(i) or os.path.getmtime(i) > written]
+    if stale:
+        return [], tally, [f"{path} is older than {stale[0]}: run {made_by} again"]
+    return [], tally, ktap_problems(tally, tally.planned if size is None else size)
 
 
 def read_series_checks(build):
-    """The exported series' checks, which make check-series ran before
-    the boots: their KTAP, kept in build/<version>/series/ktap; ([],
-    tally, problems), as the person test's."""
-    tally = Tally()
-    try:
-        with open(os.path.join(build, "series", "ktap")) as f:
-            for line in f:
-                tally.feed(line.rstrip("\n"))
-    except FileNotFoundError:
-        return [], tally, [f"no {build}/series/ktap: make check-series has not run"]
-    return [], tally, ktap_problems(tally, tally.planned)
+    """The exported series' checks, which make check-series ran: their
+    KTAP, in build/<version>/series/ktap."""
+    return read_ktap(os.path.join(build, "series", "ktap"), None, "make check-series",
+                     [os.path.join(build, "series", "out", "0000-cover-letter.patch")])
+
+
+def read_person_test(build):
+    """make run as a person uses it, its window and its terminal, which
+    make person ran (person_test.py): its KTAP, in build/<version>/person/ktap."""
+    return read_ktap(os.path.join(build, "person", "ktap"), len(PERSON_TESTS), "make person",
+                     [os.path.join(build, KERNELS["debug"][0], BZIMAGE),
+                      os.path.join(build, "initramfs.cpio.gz")])
 
 
 def check_bad_options(args, build, initrd, accel):
@@ -373,9 +376,8 @@ def main():
     # the suite's boots --jobs at a time: a TCG guest keeps less than one
     # of the two cores busy (174 s of CPU in a 203 s boot); each boot's
     # lines are shown in this order once it has ended. The bad-options
-    # boots and the person test come after them, alone: beside another
-    # guest, a boot's console lost a character at boot and the person
-    # test's shell answer came interleaved with sigio-watch's lines
+    # boots come after them, alone: beside another guest, a boot's
+    # console lost a character at boot
     with ThreadPoolExecutor(args.jobs) as pool:
         running = [(name, pool.submit(run_config, name, append, args, build, tree, initrd,
                                       accel, sizes))
@@ -418,7 +420,7 @@ def main():
         parts = [(f"{os.path.basename(os.path.normpath(b))}/series", read_series_checks, b)
                  for b in builds]
         parts.append((f"{os.path.basename(os.path.normpath(builds[0]))}/person",
-                      run_person_test, builds[0]))
+                      read_person_test, builds[0]))
         for name, result, build in parts:
             lines, tally, problems = result(build)
             print("\n".join(lines), flush=True)
