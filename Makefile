@@ -118,11 +118,12 @@ MUTANT_KERNELS ?= debug
 # MUTANTS=names: only those (make test's: one for each way the suite
 # kills a mutant: a signal check on the node, the wait-queue design, a
 # design's walk in fs/fcntl.c, the hangup, a kernel report under fault
-# injection, the atlas, a race widened until a sampler meets it; each
-# mutant costs a cold make test about 37 s)
+# injection, the atlas, a race widened until a sampler meets it, the
+# permission check between users; each mutant costs a cold make test
+# about 37 s)
 QUICK_MUTANTS := 01-no-kill-fasync 02-unkeyed-wakeup 04-hangup-poll-in \
 	05-first-subscriber-only 14-open-unchecked-alloc 17-msg-band-without-pollmsg \
-	18-info-name-after-unlock
+	18-info-name-after-unlock 19-sigio-perm-ignores-uids
 mutants: initramfs $(if $(filter kcsan,$(MUTANT_KERNELS)),kcsan-kernel)
 	@$(PYTHON) $(SCRIPTS)/run-mutants.py --build $(KBUILD) \
 		$(foreach k,$(MUTANT_KERNELS),--kernel $(k)) $(MUTANTS)

@@ -114,6 +114,8 @@ struct event {
 	const char *sender;		/* "<file>: <function>()" signalling it */
 	int reason;			/* POLL_*, NO_SIGNAL or BY_SIGURG */
 	const char *finding;		/* how 6.1 departs from the documentation */
+	long band_beyond_poll;		/* si_band bits poll() does not report then */
+	bool repeats;			/* the provocation signals more than once */
 };
 
 enum atlas_check {
@@ -206,31 +208,49 @@ static const char *band_names(long band, char *buf, size_t len)
 	return buf;
 }
 
-/* fs/fcntl.c's band_table: the si_band send_sigio() gives each reason */
-static long band_of(int reason)
+/*
+ * What si_band must hold, from the documentation, not from the kernel's
+ * band_table: sigaction(2) says si_band holds the bits poll() would
+ * report in revents, so it must have the event's own bit (POLL_IN's
+ * POLLIN...) and nothing poll() does not report on the file right after
+ * the signal. Bits beyond poll()'s are findings (event.band_beyond_poll).
+ */
+static long own_bit(int reason)
 {
 	switch (reason) {
 	case POLL_IN:
-		return POLLIN | POLLRDNORM;
+		return POLLIN;
 	case POLL_OUT:
-		return POLLOUT | POLLWRNORM | POLLWRBAND;
+		return POLLOUT;
 	case POLL_MSG:
-		return POLLIN | POLLRDNORM | POLLMSG;
+		return POLLMSG;
 	case POLL_ERR:
 		return POLLERR;
 	case POLL_PRI:
-		return POLLPRI | POLLRDBAND;
+		return POLLPRI;
 	case POLL_HUP:
-		return POLLHUP | POLLERR;
+		return POLLHUP;
 	}
 	return 0;
+}
+
+/* every bit poll() reports on fd now */
+static long poll_now(int fd)
+{
+	struct pollfd pfd = {
+		.fd = fd,
+		.events = POLLIN | POLLPRI | POLLOUT | POLLRDNORM | POLLRDBAND |
+			  POLLWRNORM | POLLWRBAND | POLLMSG | POLLRDHUP,
+	};
+
+	return poll(&pfd, 1, 0) == 1 ? pfd.revents : 0;
 }
 
 /* A signal, expected or observed, as the atlas names it. */
 struct signal_names {
 	char signo[24];
 	char code[24];
-	char band[128];
+	char band[192];		/* observed, or the rule: own bit within poll()'s */
 	char fd[16];		/* "ok" when si_fd is the subscribed fd */
 	const char *receiver;	/* setown_ex_thread: whose queue held it */
 };
@@ -1436,6 +1456,7 @@ FIXTURE_VARIANT_ADD(source, pipe_read_hangup) {
 		.provoke = close_peer,
 		.sender = "fs/pipe.c: pipe_release()",
 		.reason = POLL_IN,
+		.band_beyond_poll = POLLIN | POLLRDNORM,
 		.finding = pipe_writer_gone,
 	},
 };
@@ -1474,6 +1495,8 @@ FIXTURE_VARIANT_ADD(source, pipe_write_space) {
 		.provoke = fill_then_drain,
 		.sender = "fs/pipe.c: pipe_read()",
 		.reason = POLL_OUT,
+		.band_beyond_poll = POLLWRBAND,
+		.repeats = true,
 	},
 };
 
@@ -1486,6 +1509,7 @@ FIXTURE_VARIANT_ADD(source, pipe_write_space_hangup) {
 		.provoke = close_peer,
 		.sender = "fs/pipe.c: pipe_release()",
 		.reason = POLL_OUT,
+		.band_beyond_poll = POLLWRBAND,
 		.finding = "pipe_release() signals the writers POLL_OUT when the last reader goes, not POLL_ERR or POLL_HUP: the next write() fails with EPIPE",
 	},
 };
@@ -1499,6 +1523,7 @@ FIXTURE_VARIANT_ADD(source, pipe_write_any_read) {
 		.provoke = read_byte,
 		.sender = "fs/pipe.c: pipe_read()",
 		.reason = POLL_OUT,
+		.band_beyond_poll = POLLWRBAND,
 		.finding = "pipe_read() calls kill_fasync(POLL_OUT) after every read, full pipe or not (only the wake-up of blocked writers depends on was_full): the writer hears of room it always had",
 	},
 };
@@ -1536,6 +1561,7 @@ FIXTURE_VARIANT_ADD(source, fifo_read_hangup) {
 		.provoke = close_peer,
 		.sender = "fs/pipe.c: pipe_release()",
 		.reason = POLL_IN,
+		.band_beyond_poll = POLLIN | POLLRDNORM,
 		.finding = pipe_writer_gone,
 	},
 };
@@ -1590,6 +1616,7 @@ FIXTURE_VARIANT_ADD(source, pty_master_write_space) {
 		.provoke = fill_then_drain,
 		.sender = "drivers/tty/n_tty.c: n_tty_write_wakeup()",
 		.reason = POLL_OUT,
+		.band_beyond_poll = POLLWRBAND,
 	},
 };
 
@@ -1654,6 +1681,7 @@ FIXTURE_VARIANT_ADD(source, unix_stream_hangup) {
 		.provoke = close_peer,
 		.sender = "net/unix/af_unix.c: unix_release_sock()",
 		.reason = POLL_HUP,
+		.band_beyond_poll = POLLERR,
 	},
 };
 
@@ -1690,6 +1718,7 @@ FIXTURE_VARIANT_ADD(source, unix_stream_oob_sigurg) {
 		.provoke = send_oob,
 		.sender = "net/core/sock.c: sk_send_sigurg()",
 		.reason = BY_SIGURG,
+		.repeats = true,
 		.finding = sigurg_finding,
 	},
 };
@@ -1703,6 +1732,8 @@ FIXTURE_VARIANT_ADD(source, unix_stream_oob_pri) {
 		.provoke = send_oob,
 		.sender = "net/core/sock.c: sk_send_sigurg()",
 		.reason = POLL_PRI,
+		.band_beyond_poll = POLLRDBAND,
+		.repeats = true,
 		.finding = urgent_pri_finding,
 	},
 };
@@ -1777,6 +1808,7 @@ FIXTURE_VARIANT_ADD(source, tcp_hangup) {
 		.provoke = close_peer,
 		.sender = "net/ipv4/tcp_input.c: tcp_fin()",
 		.reason = POLL_IN,
+		.repeats = true,
 		.finding = "tcp_fin() signals POLL_IN for a FIN (Do not send POLL_HUP for half duplex close): POLL_HUP only once both directions are shut, though the peer closed altogether",
 	},
 };
@@ -1790,6 +1822,7 @@ FIXTURE_VARIANT_ADD(source, tcp_oob_sigurg) {
 		.provoke = send_oob,
 		.sender = "net/core/sock.c: sk_send_sigurg()",
 		.reason = BY_SIGURG,
+		.repeats = true,
 		.finding = sigurg_finding,
 	},
 };
@@ -1803,6 +1836,8 @@ FIXTURE_VARIANT_ADD(source, tcp_oob_pri) {
 		.provoke = send_oob,
 		.sender = "net/core/sock.c: sk_send_sigurg()",
 		.reason = POLL_PRI,
+		.band_beyond_poll = POLLRDBAND,
+		.repeats = true,
 		.finding = urgent_pri_finding,
 	},
 };
@@ -1816,6 +1851,7 @@ FIXTURE_VARIANT_ADD(source, tcp_write_space) {
 		.provoke = fill_then_drain,
 		.sender = "net/core/stream.c: sk_stream_write_space()",
 		.reason = POLL_OUT,
+		.band_beyond_poll = POLLWRBAND,
 	},
 };
 
@@ -1840,6 +1876,7 @@ FIXTURE_VARIANT_ADD(source, tcp_connect_done) {
 		.provoke = connect_watched,
 		.sender = "net/ipv4/tcp_input.c: tcp_rcv_synsent_state_process()",
 		.reason = POLL_OUT,
+		.band_beyond_poll = POLLWRBAND,
 	},
 };
 
@@ -1891,6 +1928,7 @@ FIXTURE_VARIANT_ADD(source, dnotify_create) {
 		.provoke = create_file,
 		.sender = "fs/notify/dnotify/dnotify.c: dnotify_handle_event()",
 		.reason = POLL_MSG,
+		.band_beyond_poll = POLLMSG,
 	},
 };
 
@@ -1905,6 +1943,7 @@ FIXTURE_VARIANT_ADD(source, lease_read_broken) {
 		.provoke = break_lease,
 		.sender = "fs/locks.c: lease_break_callback()",
 		.reason = POLL_MSG,
+		.band_beyond_poll = POLLMSG,
 	},
 };
 
@@ -1919,6 +1958,7 @@ FIXTURE_VARIANT_ADD(source, lease_write_broken) {
 		.provoke = break_lease,
 		.sender = "fs/locks.c: lease_break_callback()",
 		.reason = POLL_MSG,
+		.band_beyond_poll = POLLMSG,
 	},
 };
 
@@ -1931,6 +1971,7 @@ FIXTURE_VARIANT_ADD(source, perf_overflow) {
 		.provoke = perf_samples,
 		.sender = "kernel/events/core.c: perf_event_wakeup()",
 		.reason = POLL_IN,
+		.repeats = true,
 	},
 };
 
@@ -1943,6 +1984,7 @@ FIXTURE_VARIANT_ADD(source, perf_overflow_hangup) {
 		.provoke = perf_limit_reached,
 		.sender = "kernel/events/core.c: perf_event_wakeup()",
 		.reason = POLL_HUP,
+		.band_beyond_poll = POLLHUP | POLLERR,
 	},
 };
 
@@ -2064,6 +2106,7 @@ FIXTURE_VARIANT_ADD(source, vcs_update) {
 		.provoke = write_byte,
 		.sender = "drivers/tty/vt/vc_screen.c: vcs_notifier()",
 		.reason = POLL_PRI,
+		.band_beyond_poll = POLLRDBAND,
 	},
 };
 
@@ -2088,6 +2131,7 @@ FIXTURE_VARIANT_ADD(source, rtc_update) {
 		.provoke = rtc_update_interrupt,
 		.sender = "drivers/rtc/interface.c: rtc_handle_legacy_irq()",
 		.reason = POLL_IN,
+		.band_beyond_poll = POLLIN | POLLRDNORM,
 	},
 };
 
@@ -2100,6 +2144,7 @@ FIXTURE_VARIANT_ADD(source, rtc_alarm) {
 		.provoke = rtc_alarm_interrupt,
 		.sender = "drivers/rtc/interface.c: rtc_handle_legacy_irq()",
 		.reason = POLL_IN,
+		.band_beyond_poll = POLLIN | POLLRDNORM,
 	},
 };
 
@@ -2173,23 +2218,49 @@ static struct expectation expect(const FIXTURE_VARIANT(source) *v,
 	}
 	want.signo = sig;
 	want.code = ev->reason;
-	want.band = band_of(ev->reason);
+	want.band = own_bit(ev->reason);
 	want.names_fd = true;
 	return want;
 }
 
 /* the finding of the event, and for no_owner how the source sets one */
+/*
+ * The finding of the event: its own, how a source sets an owner for
+ * no_owner, and for a check that names the file the si_band bits poll()
+ * does not report, against sigaction(2)'s "the same values as are
+ * filled in the revents field by poll(2)".
+ */
 static const char *finding_of(const FIXTURE_VARIANT(source) *v,
 			      const struct event *ev, enum atlas_check check,
 			      char *buf, size_t len)
 {
 	const char *owner = check == CHECK_NO_OWNER ? v->owner_on_subscribe : NULL;
+	bool band = ev->band_beyond_poll && (check == CHECK_RT_SIGNAL ||
+					     check == CHECK_SETSIG_SIGIO ||
+					     check == CHECK_SETOWN_EX_THREAD);
+	bool repeats = ev->repeats && check != CHECK_SETOWN_EX_THREAD;
+	char bits[96];
+	size_t used = 0;
 
-	if (!owner)
+	if (!owner && !band && !repeats)
 		return ev->finding;
-	if (!ev->finding)
-		return owner;
-	snprintf(buf, len, "%s; %s", ev->finding, owner);
+	buf[0] = '\0';
+	if (ev->finding)
+		used += snprintf(buf + used, len - used, "%s", ev->finding);
+	if (owner && used < len)
+		used += snprintf(buf + used, len - used, "%s%s", used ? "; " : "", owner);
+	if (band && used < len) {
+		band_names(ev->band_beyond_poll, bits, sizeof(bits));
+		snprintf(buf + used, len - used,
+			 "%ssi_band carries %s, which poll() does not report on the file then: "
+			 "sigaction(2) says si_band holds what poll(2) fills revents with",
+			 used ? "; " : "", bits);
+		used = strlen(buf);
+	}
+	if (repeats && used < len)
+		snprintf(buf + used, len - used,
+			 "%sthe one provocation can signal more than once (further signals "
+			 "come after the one checked)", used ? "; " : "");
 	return buf;
 }
 
@@ -2332,6 +2403,55 @@ static void observe_owner_thread(struct owner_thread *t, int ms, bool *got,
 	}
 }
 
+/*
+ * Silence means silence only where the same provocation, subscribed,
+ * does signal: rt_signal, which runs first, leaves a mark for its
+ * variant when its signal came, and the checks that expect none
+ * require it. The mark is the variant's address, the same in every
+ * test's process, under a folder this run made.
+ */
+#define CONTROL_DIR	"/tmp/sigio-atlas-controls"
+
+static void control_path(const FIXTURE_VARIANT(source) *v, char *path, size_t len)
+{
+	snprintf(path, len, CONTROL_DIR "/%p", (const void *)v);
+}
+
+static void control_mark(const FIXTURE_VARIANT(source) *v)
+{
+	char path[96];
+	int fd;
+
+	mkdir("/tmp", 01777);
+	mkdir(CONTROL_DIR, 0700);
+	control_path(v, path, sizeof(path));
+	fd = open(path, O_WRONLY | O_CREAT, 0600);
+	if (fd >= 0)
+		close(fd);
+}
+
+static bool control_seen(const FIXTURE_VARIANT(source) *v)
+{
+	char path[96];
+
+	control_path(v, path, sizeof(path));
+	return access(path, F_OK) == 0;
+}
+
+/*
+ * After the signal a check expects, any other of set, or SIGIO, is one
+ * too many. The provocations finish their event before they return, so
+ * a second signal is already pending: a short look finds it.
+ */
+static int extra_signal(const sigset_t *set)
+{
+	sigset_t more = *set;
+	siginfo_t info;
+
+	sigaddset(&more, SIGIO);
+	return take_signal(&more, DRAIN_QUIET_MS, &info) ? info.si_signo : 0;
+}
+
 static void run_check(struct __test_metadata *_metadata, struct endpoints *ep,
 		      const FIXTURE_VARIANT(source) *v, enum atlas_check check)
 {
@@ -2340,8 +2460,9 @@ static void run_check(struct __test_metadata *_metadata, struct endpoints *ep,
 	const char *receiver = NULL, *finding;
 	struct owner_thread owner = { 0 };
 	struct expectation want;
-	char why[256], buf[512], fd[16];
+	char why[256], buf[1024], fd[16], own[32], polled[128], beyond[128];
 	siginfo_t info;
+	long revents = 0;
 	bool got;
 	sigset_t set;
 	int ret;
@@ -2377,10 +2498,17 @@ static void run_check(struct __test_metadata *_metadata, struct endpoints *ep,
 		got = take_signal(&set, want.arrives ? PATIENCE_MS : QUIET_MS,
 				  &info);
 	if (got) {
+		revents = poll_now(ep->watched);
 		snprintf(fd, sizeof(fd), "%d", info.si_fd);
 		name_signal(&got_names, info.si_signo, info.si_code,
 			    info.si_band, info.si_fd == ep->watched ? "ok" : fd,
 			    receiver);
+	}
+	/* the band expected is the rule: its own bit, within poll()'s */
+	if (want.names_fd) {
+		band_names(want.band, own, sizeof(own));
+		band_names(revents | ev->band_beyond_poll, polled, sizeof(polled));
+		snprintf(want_names.band, sizeof(want_names.band), "%s within %s", own, polled);
 	}
 	atlas_print(v->source, ev, check, want.arrives ? &want_names : NULL,
 		    got ? &got_names : NULL, finding);
@@ -2389,11 +2517,33 @@ static void run_check(struct __test_metadata *_metadata, struct endpoints *ep,
 	if (want.arrives && got) {
 		EXPECT_STREQ(want_names.signo, got_names.signo);
 		EXPECT_STREQ(want_names.code, got_names.code);
-		EXPECT_STREQ(want_names.band, got_names.band);
+		if (want.names_fd) {
+			band_names(info.si_band & ~revents, beyond, sizeof(beyond));
+			EXPECT_TRUE(info.si_band & want.band)
+				TH_LOG("si_band %s lacks the event's own bit", got_names.band);
+			EXPECT_EQ(ev->band_beyond_poll, info.si_band & ~revents)
+				TH_LOG("si_band %s: beyond what poll() reports (%s): %s",
+				       got_names.band, polled, beyond);
+		} else {
+			EXPECT_STREQ(want_names.band, got_names.band);
+		}
 		EXPECT_STREQ(want_names.fd, got_names.fd);
 		if (want_names.receiver)
 			EXPECT_STREQ(want_names.receiver, got_names.receiver ?: "");
+		if (check != CHECK_SETOWN_EX_THREAD && ev->repeats)
+			while (extra_signal(&set))
+				;
+		else if (check != CHECK_SETOWN_EX_THREAD)
+			EXPECT_EQ(0, extra_signal(&set)) TH_LOG("a second signal after the one expected");
+		/* the provocation does signal: silence elsewhere is silence */
+		if (check == CHECK_RT_SIGNAL)
+			control_mark(v);
 	}
+	/* silence where the event signals at all: rt_signal must have seen it */
+	if (!want.arrives && ev->reason != NO_SIGNAL)
+		EXPECT_TRUE(control_seen(v))
+			TH_LOG("silence unproven: rt_signal, the positive control, saw no signal "
+			       "for this event in this boot");
 }
 
 /* F_SETOWN to this process, F_SETSIG SIGRTMIN+1, O_ASYNC */

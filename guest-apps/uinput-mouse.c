@@ -63,6 +63,21 @@ int uinput_mouse_create(struct uinput_mouse *mouse, const char *name)
 	return uinput_mouse_make(mouse);
 }
 
+int uinput_relative_create(struct uinput_mouse *mouse, const char *name,
+			   const struct uinput_ids *ids,
+			   const unsigned int *keys, unsigned int key_count,
+			   const unsigned int *axes, unsigned int axis_count)
+{
+	if (uinput_mouse_start(mouse, name))
+		return -ENOMEM;
+	libevdev_set_id_vendor(mouse->dev, ids->vendor);
+	libevdev_set_id_product(mouse->dev, ids->product);
+	libevdev_set_id_version(mouse->dev, ids->version);
+	uinput_mouse_enable(mouse, EV_KEY, keys, key_count, NULL);
+	uinput_mouse_enable(mouse, EV_REL, axes, axis_count, NULL);
+	return uinput_mouse_make(mouse);
+}
+
 int uinput_repeating_mouse_create(struct uinput_mouse *mouse, const char *name)
 {
 	if (uinput_mouse_caps(mouse, name))

@@ -15,6 +15,16 @@ struct uinput_mouse {
 
 /* Returns 0 or a negative errno. */
 int uinput_mouse_create(struct uinput_mouse *mouse, const char *name);
+/* input_id's vendor, product and version (the bus is always BUS_VIRTUAL) */
+struct uinput_ids {
+	unsigned short vendor, product, version;
+};
+
+/* A relative device: these ids, keys and EV_REL axes. */
+int uinput_relative_create(struct uinput_mouse *mouse, const char *name,
+			   const struct uinput_ids *ids,
+			   const unsigned int *keys, unsigned int key_count,
+			   const unsigned int *axes, unsigned int axis_count);
 /* The same mouse with EV_REP: the input core repeats a button held down. */
 int uinput_repeating_mouse_create(struct uinput_mouse *mouse, const char *name);
 /* An absolute device: ABS_X and ABS_Y from min to max, and the keys given. */

@@ -24,6 +24,8 @@
 #    the last prefix, which make test keeps without the walk;
 #  - make headers_install exports the UAPI header, and a program that
 #    includes only it compiles with -Wall -Werror as C and as C++;
+#  - the UAPI header's ioctl magic, 0xB9, is in no line of the pristine
+#    kernel's ioctl-number.rst, and the series' lists it for sigmouse;
 #  - each .kunitconfig the series adds (fasync's, the driver's) has lines
 #    and every one is in the test kernel's .config, so the suites they
 #    name are the ones make test runs;
@@ -54,7 +56,10 @@ no) walked= ;;
 esac
 ktap=$build/series/ktap
 failed=0 n=0
-echo "1..$((7 + $(echo ${walked-$commits} | wc -w)))" | tee "$ktap"
+echo "1..$((8 + $(echo ${walked-$commits} | wc -w)))" | tee "$ktap"
+# run-tests.py pins the plan from this script and the series: the walk
+# adds a result per patch
+echo "# walk: $walk" | tee -a "$ktap"
 
 # result <name> <status> [<why>]
 result() {
@@ -181,6 +186,18 @@ for compiler in "gcc -x c -std=c99" "g++ -x c++"; do
 		-o "$logs/uapi-user" "$logs/uapi-user.c" >>"$logs/headers.log" 2>&1 || status=1
 done
 result "series.uapi_header_alone_c_and_cxx" "$status" "$(tail -n 3 "$logs/headers.log" | tr '\n' ' ')"
+
+# the UAPI header's ioctl magic was free: the pristine kernel's registry
+# of ioctl numbers has no 0xB9 line, and the series' adds sigmouse's
+status=0
+registry=Documentation/userspace-api/ioctl/ioctl-number.rst
+{
+	git -C "$repo" show "pristine:$registry" | grep -i '^0xB9' &&
+		{ echo "pristine's $registry already lists 0xB9"; status=1; }
+	git -C "$repo" show "sigmouse:$registry" | grep -i '^0xB9.*sigmouse' >/dev/null ||
+		{ echo "the series' $registry does not list 0xB9 for sigmouse"; status=1; }
+} >"$logs/ioctl-magic.log"
+result "series.ioctl_magic_free" "$status" "$(tail -n 1 "$logs/ioctl-magic.log")"
 
 # each .kunitconfig the series adds names what the test kernel runs
 status=0

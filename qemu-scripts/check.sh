@@ -1,6 +1,7 @@
 #!/bin/sh
-# make check: sparse on the driver and fs/fcntl.c, and the host scripts'
-# own tests (qemu-scripts/test_*.py). Any warning fails. checkpatch runs
+# make check: sparse on the driver and fs/fcntl.c, the host scripts'
+# own tests (qemu-scripts/test_*.py) and the promise table
+# (docs/promises.md, qemu-scripts/promises.py). Any warning fails. checkpatch runs
 # on the exported series, patch by patch (make check-series).
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -29,6 +30,12 @@ if [ -n "$sparse_out" ]; then
 fi
 
 if ! out=$(cd "$top/qemu-scripts" && KERNEL_TREE=$kernel_tree python3 -m unittest -q test_*.py 2>&1); then
+	printf '%s\n' "$out" | tee -a "$report"
+	failed=1
+fi
+
+# every promise of the ABI document has its row, checks and mutants
+if ! out=$(python3 "$top/qemu-scripts/promises.py" 2>&1); then
 	printf '%s\n' "$out" | tee -a "$report"
 	failed=1
 fi

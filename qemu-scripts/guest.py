@@ -115,6 +115,31 @@ DEFAULT_BUILD = os.path.join("build", os.environ.get("SIGMOUSE_LINUX") or "6.1")
 # narrows it to some of its tests: the node's suite (test names) and the
 # SIGIO atlas of the kernel's other fasync users (variant names).
 SUITES = {"sigio-test": "SIGIO_TEST_ONLY", "sigio-atlas": "SIGIO_ATLAS_ONLY"}
+GUEST_APPS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "guest-apps")
+
+
+def suite_source(suite):
+    with open(os.path.join(GUEST_APPS, f"{suite}.c")) as f:
+        return f.read()
+
+
+def suite_tests(text):
+    """(fixture, name) of each test in a suite's source."""
+    return re.findall(r"^TEST_F(?:_TIMEOUT)?\((\w+), (\w+)", text, re.M)
+
+
+def suite_variants(text):
+    """(fixture, name) of each fixture variant in a suite's source."""
+    return re.findall(r"^FIXTURE_VARIANT_ADD\((\w+), (\w+)\)", text, re.M)
+
+
+def suite_selectable(suite):
+    """The names a suite's SUITES variable selects by: sigio-test's tests,
+    the atlas's variants (its sources)."""
+    text = suite_source(suite)
+    if suite == "sigio-atlas":
+        return {name for _, name in suite_variants(text)}
+    return {name for _, name in suite_tests(text)}
 
 
 class Boot:
@@ -161,6 +186,8 @@ class Boot:
         ]
         self.console_lines = []
         self.channel_lines = []
+        # per console line, how many channel lines had come before it
+        self.channel_at = []
         self.exit_status = None  # what the guest's init said
         self.timed_out = False
         self.interrupted = False  # a person's Ctrl-C
@@ -253,6 +280,7 @@ class Boot:
 
     def _console_line(self, line):
         self.console_lines.append(line)
+        self.channel_at.append(len(self.channel_lines))
         self.log.write(line + "\n")
         if self.echo_console:
             print(f"console: {line}", flush=True)

@@ -3,18 +3,24 @@
 
 A mutant is the kit's kernel with one deliberate, plausible bug: a patch
 against the kernel tree, headed by the claim it breaks ("Breaks:"), the
+promises of docs/promises.md it breaks ("Promises:", IDs), the
 configuration to boot ("Boot:", a name from guest.DESIGNS), the
 checks to run ("Checks:", test names of sigio-test, passed as
 SIGIO_TEST_ONLY on the command line; variant names with "Suite:
-sigio-atlas", passed as SIGIO_ATLAS_ONLY), if not the debug kernel, the
-kernel ("Kernel: kcsan" for a data race only KCSAN sees) and, if the
-boot needs more on its command line, that ("Append:"). Each is
+sigio-atlas", passed as SIGIO_ATLAS_ONLY; a name the suite's source
+does not have stops the run), if not the debug kernel, the
+kernel ("Kernel: kcsan" for a data race only KCSAN sees), if a kernel
+report is what kills it, the text its first line holds ("Report:") and,
+if the boot needs more on its command line, that ("Append:"). Each is
 applied to that kernel's tree, built incrementally (only the touched
 file recompiles), its bzImage and the names of the project's functions
 (kcsan_filter.defined_functions) taken aside and the patch reverted,
-then booted while the next mutant builds, and judged killed when a check
-fails, the kernel reports a problem (a data race in stock code is none),
-or the boot times out. The judge reads only what was taken aside, never
+then booted while the next mutant builds. It is killed only by what its
+header names: a failed check of its Checks:, or a kernel report (a data
+race in stock code is none) whose first line holds its Report: text. A
+timeout, a suite that did not run, another check failing or another
+report is not a kill: the mutant survives, and the table says what
+happened instead. The judge reads only what was taken aside, never
 the tree, which the next mutant is being applied to and built in. A
 mutant applies to the kernel it was written against (MADE_AGAINST)
 exactly or not at all: one that needs an offset or fuzz there is stale
@@ -36,7 +42,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 from guest import (BZIMAGE, DEFAULT_BUILD, DESIGNS, KERNELS, SUITES, Boot,
-                   boot_retrying_death, choose_accel)
+                   boot_retrying_death, choose_accel, suite_selectable)
 from kcsan_filter import defined_functions, split_reports
 from ktap import Tally
 
@@ -56,12 +62,19 @@ def read_mutant(path):
     fields.setdefault("kernel", "debug")
     fields.setdefault("append", "")
     fields.setdefault("suite", "sigio-test")
-    missing = {"breaks", "boot", "checks"} - fields.keys()
+    fields.setdefault("report", "")
+    missing = {"breaks", "promises", "boot", "checks"} - fields.keys()
     if (missing or fields["boot"] not in DESIGNS or fields["kernel"] not in KERNELS
             or fields["suite"] not in SUITES):
-        sys.exit(f"run-mutants: {path}: needs Breaks:, Boot: (one of {', '.join(DESIGNS)}), "
-                 f"Checks: and optionally Kernel: (one of {', '.join(KERNELS)}), Suite: "
-                 f"(one of {', '.join(SUITES)}) and Append: before the diff")
+        sys.exit(f"run-mutants: {path}: needs Breaks:, Promises:, Boot: (one of "
+                 f"{', '.join(DESIGNS)}), Checks: and optionally Kernel: (one of "
+                 f"{', '.join(KERNELS)}), Suite: (one of {', '.join(SUITES)}), Report: and "
+                 "Append: before the diff")
+    fields["checks"] = [c.strip() for c in fields["checks"].split(",")]
+    unknown = set(fields["checks"]) - suite_selectable(fields["suite"])
+    if unknown:
+        sys.exit(f"run-mutants: {path}: Checks: names what {fields['suite']} does not have: "
+                 f"{', '.join(sorted(unknown))}")
     return fields
 
 
@@ -140,12 +153,11 @@ def build_mutant(args, name, fields, tree, path, log, kit):
 def judge(name, fields, args, ours, kernel, initrd, accel):
     """Boot a mutant's kernel (its bzImage and its tree's project
     functions, ours, taken apart from the tree, which the next mutant is
-    built in meanwhile): (what killed it or None, why its first boot died
-    or None)."""
+    built in meanwhile): (verdict(), why its first boot died or None)."""
     # no kmemleak scans at the end (8 s a boot): no mutant is a leak
     append = " ".join(filter(None, [DESIGNS[fields["boot"]], KERNELS[fields["kernel"]][2],
                                     fields["append"], f"sigmouse_suites={fields['suite']}",
-                                    f"{SUITES[fields['suite']]}={fields['checks']}",
+                                    f"{SUITES[fields['suite']]}={','.join(fields['checks'])}",
                                     "sigmouse_leak_scan=0"]))
     boot, tally, died = boot_retrying_death(
         lambda: Boot(os.path.join(args.build, "mutants", name), kernel, initrd, "test",
@@ -154,15 +166,28 @@ def judge(name, fields, args, ours, kernel, initrd, accel):
         Tally)
     os.unlink(kernel)
     reports, _ = split_reports(boot.reports(), ours)
-    if tally.failed:
-        return tally.failed[0].split(" #")[0], died
-    if reports:
-        return f"kernel report: {reports[0][0].split('] ', 1)[-1]}", died
-    if boot.timed_out:
-        return f"timeout after {args.timeout} s", died
+    return verdict(fields, tally, [r[0].split("] ", 1)[-1] for r in reports],
+                   boot.timed_out and f"timeout after {args.timeout} s"), died
+
+
+def verdict(fields, tally, reports, timeout):
+    """(True, the check or report of the header that killed the mutant)
+    or (False, what happened instead)."""
+    for name in tally.failed:
+        name = name.split(" #")[0]
+        if set(name.split(".")) & set(fields["checks"]):
+            return True, name
+    for first_line in reports:
+        if fields["report"] and fields["report"] in first_line:
+            return True, f"kernel report: {first_line}"
+    if timeout:
+        return False, timeout
     if not tally.count():
-        return "no result: the suite did not run", died
-    return None, died
+        return False, "no result: the suite did not run"
+    others = [n.split(" #")[0] for n in tally.failed] + [f"kernel report: {r}" for r in reports]
+    if others:
+        return False, f"not by its header's checks or report: {others[0]}"
+    return False, "every check passed, no kernel report"
 
 
 def main():
@@ -221,15 +246,15 @@ def main():
             if changed:
                 sys.exit(f"run-mutants: {', '.join(changed)} differ from the kit's after the "
                          "rebuild: the kit's kernel is not as it was")
-    rows = [(name, boot, *verdict.result()) for name, boot, verdict in judged]
+    rows = [(name, boot, *judgement.result()) for name, boot, judgement in judged]
 
     print()
     print("| mutant | boot | killed by |")
     print("| --- | --- | --- |")
-    for name, boot, killed_by, died in rows:
+    for name, boot, (killed, what), died in rows:
         retried = f" (booted twice: the first boot died before /init: {died})" if died else ""
-        print(f"| {name} | {boot} | {killed_by or 'SURVIVED'}{retried} |")
-    survivors = [name for name, _, killed_by, _ in rows if not killed_by]
+        print(f"| {name} | {boot} | {what if killed else 'SURVIVED: ' + what}{retried} |")
+    survivors = [name for name, _, (killed, _), _ in rows if not killed]
     print(f"\nrun-mutants: {len(rows) - len(survivors)} of {len(rows)} mutants killed"
           + (f"; survived: {', '.join(survivors)}" if survivors else ""))
     return 1 if survivors else 0

@@ -42,13 +42,13 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 from guest import (BZIMAGE, DEFAULT_BUILD, DESIGNS as CONFIGS, KERNELS, SUITES, Boot,
-                   boot_retrying_death, choose_accel)
+                   boot_retrying_death, choose_accel, suite_source, suite_tests,
+                   suite_variants)
 from kcsan_filter import defined_functions, split_reports
 from ktap import Suites, Tally, kunit_suites
 from person_test import TESTS as PERSON_TESTS
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXPECTED = os.path.join(HERE, "expected-failures.txt")
-GUEST_APPS = os.path.join(HERE, "..", "guest-apps")
 # every boot runs the node's suite, a whole debug boot the atlas too:
 # the debug kernel alone has the atlas's sources
 NODE_SUITE = "sigio-test"
@@ -77,16 +77,6 @@ KCSAN_CHECKS = ("fasync_churn_during_delivery", "stress_ng_beside_stream",
                 "pipe_teardown_during_delivery", "many_opens_one_list")
 
 
-def suite_source(suite):
-    with open(os.path.join(GUEST_APPS, f"{suite}.c")) as f:
-        return f.read()
-
-
-def suite_tests(text):
-    """(fixture, name) of each test in a suite's source."""
-    return re.findall(r"^TEST_F(?:_TIMEOUT)?\((\w+), (\w+)", text, re.M)
-
-
 def suite_size(suite, only=None):
     """Tests in a suite's source (of the names in only, if given): each
     fixture's tests times its variants."""
@@ -95,7 +85,7 @@ def suite_size(suite, only=None):
     for fixture, name in suite_tests(text):
         if only is None or name in only:
             tests[fixture] = tests.get(fixture, 0) + 1
-    for fixture in re.findall(r"^FIXTURE_VARIANT_ADD\((\w+),", text, re.M):
+    for fixture, _ in suite_variants(text):
         variants[fixture] = variants.get(fixture, 0) + 1
     return sum(n * variants.get(fixture, 1) for fixture, n in tests.items())
 
@@ -107,13 +97,21 @@ def kunit_size(tree, source):
 
 
 def load_expected():
-    """config -> [(what, why)], from expected-failures.txt."""
+    """config -> [(kind, what, why)], from expected-failures.txt; kind is
+    0 for a deterministic failure, N for a race (N boots without a hit
+    fail)."""
     expected = {}
     with open(EXPECTED) as f:
-        for line in f:
+        for number, line in enumerate(f, 1):
             if line.strip() and not line.startswith("#"):
-                config, what, why = (field.strip() for field in line.split(" | ", 2))
-                expected.setdefault(config, []).append((what, why))
+                config, kind, what, why = (field.strip() for field in line.split(" | ", 3))
+                if kind == "deterministic":
+                    misses = 0
+                elif re.fullmatch(r"race [1-9]\d*", kind):
+                    misses = int(kind.split()[1])
+                else:
+                    sys.exit(f"{EXPECTED}:{number}: kind {kind!r}: 'deterministic' or 'race N'")
+                expected.setdefault(config, []).append((misses, what, why))
     return expected
 
 
@@ -136,6 +134,11 @@ def matches(what, problem, body):
     return False
 
 
+def boot_workdir(build, name):
+    """A boot's folder: build/<version>/test/<name without the version>."""
+    return os.path.join(build, "test", name.split("/", 1)[1])
+
+
 def run_config(name, append, args, build, tree, initrd, accel, sizes):
     """Boot once (twice if the first guest died before its init wrote a
     line), running the suites sizes names (suite -> results expected),
@@ -143,7 +146,7 @@ def run_config(name, append, args, build, tree, initrd, accel, sizes):
     the stock code's data races, why the first boot died or None). Boots
     run side by side, so the guest's lines come back to be shown when it
     has ended."""
-    workdir = os.path.join(build, "test", name.split("/", 1)[1])
+    workdir = boot_workdir(build, name)
     heading = (f"# run-tests: {name}: booted ({accel}, {args.smp} vCPUs) with "
                f"'{append or 'defaults'}'; console in {workdir}/console.log")
     boot, suites, died = boot_retrying_death(
@@ -178,11 +181,37 @@ def run_config(name, append, args, build, tree, initrd, accel, sizes):
         problems += [(f"kunit {suite}: {p}", [])
                      for p in ktap_problems(tally, kunit_size(tree, source))]
     counted, stock = split_reports(boot.reports(), defined_functions(tree))
+    heading += without_lockdep(name, boot)
     problems += [(f"splat: {report[0]}", report) for report in counted]
     for i, report in enumerate(stock, 1):
         with open(os.path.join(workdir, f"kcsan-stock-{i}.txt"), "w") as f:
             f.write("\n".join(report) + "\n")
     return [heading] + boot.channel_lines, suites, problems, stock, died
+
+
+# the reports after which lockdep turns itself off (debug_locks_off()),
+# and with it PROVE_RCU's checks
+LOCKDEP_REPORT = re.compile(r"possible (irq lock inversion|circular locking|recursive locking)|"
+                            r"inconsistent lock state|lock order detected|suspicious RCU usage")
+RUN_LINE = re.compile(r"^#\s+RUN\s+(\S+) \.\.\.")
+
+
+def without_lockdep(name, boot):
+    """Lines saying which checks ran after lockdep's first report, and so
+    without lockdep and PROVE_RCU ("" if it made none): the check running
+    when it came, by where its line fell among the guest's, and all after."""
+    first = next((i for i, line in enumerate(boot.console_lines) if LOCKDEP_REPORT.search(line)),
+                 None)
+    if first is None:
+        return ""
+    at = boot.channel_at[first]
+    before = [m.group(1) for line in boot.channel_lines[:at] if (m := RUN_LINE.match(line))]
+    after = [m.group(1) for line in boot.channel_lines[at:] if (m := RUN_LINE.match(line))]
+    stamp = re.match(r"\[\s*([\d.]+)\]", boot.console_lines[first])
+    return (f"\n# run-tests: {name}: lockdep reported at {stamp.group(1) if stamp else '?'} s "
+            f"(console line {first + 1}) and then turned itself and PROVE_RCU off: "
+            f"{before[-1] if before else 'no check'} was running, and {len(after)} checks ran "
+            f"without them: {', '.join(after) or 'none'}")
 
 
 def ktap_problems(tally, size):
@@ -221,9 +250,26 @@ def read_ktap(path, size, made_by, inputs):
 
 def read_series_checks(build):
     """The exported series' checks, which make check-series ran: their
-    KTAP, in build/<version>/series/ktap."""
-    return read_ktap(os.path.join(build, "series", "ktap"), None, "make check-series",
+    KTAP, in build/<version>/series/ktap, whose plan must be
+    check-series.sh's results, and one per patch if it walked them."""
+    path = os.path.join(build, "series", "ktap")
+    walk = None
+    if os.path.exists(path):
+        with open(path) as f:
+            walk = next((line.split()[2] for line in f if line.startswith("# walk: ")), None)
+    return read_ktap(path, series_size(build, walk), "make check-series",
                      [os.path.join(build, "series", "out", "0000-cover-letter.patch")])
+
+
+def series_size(build, walk):
+    """check-series.sh's results: those outside its walk, and a prefix's
+    for each patch of patches/<version>/series unless walk is "no"."""
+    with open(os.path.join(HERE, "check-series.sh")) as f:
+        fixed = len(re.findall(r'^result "series\.\w+"', f.read(), re.M))
+    version = os.path.basename(os.path.normpath(build))
+    with open(os.path.join(HERE, "..", "patches", version, "series")) as f:
+        patches = [line for line in f if line.split("#")[0].strip()]
+    return fixed + (0 if walk == "no" else len(patches))
 
 
 def read_person_test(build):
@@ -234,12 +280,18 @@ def read_person_test(build):
                       os.path.join(build, "initramfs.cpio.gz")])
 
 
+BAD_OPTIONS = "fasync_lock=bogus fasync_lock=rwlock fasync_lock=rcu sigmouse.notify=bogus"
+
+
 def check_bad_options(args, build, initrd, accel):
-    """Unknown values on the command line: said at boot, defaults kept."""
+    """Unknown values on the command line: said at boot, defaults kept;
+    the last fasync_lock= is the one that counts (the rwlock before it
+    would otherwise)."""
     kernel = os.path.join(build, KERNELS["debug"][0], BZIMAGE)
     boot, _, died = boot_retrying_death(
         lambda: Boot(os.path.join(build, "test", "bad-options"), kernel, initrd, "probe",
-                     append="fasync_lock=bogus sigmouse.notify=bogus", smp=args.smp,
+                     append=BAD_OPTIONS,
+                     smp=args.smp,
                      accel=accel, timeout=args.timeout, echo_channel=False),
         Tally)
     if died:
@@ -255,26 +307,55 @@ def check_bad_options(args, build, initrd, accel):
     return problems
 
 
-def judge(name, problems, expected):
-    """Split a boot's problems into expected failures and fresh ones,
-    and say which expected failures did not happen. An entry names a
-    configuration on every kernel ("rwlock") or on one ("6.12/rwlock")."""
+def judge(name, problems, expected, workdir):
+    """Split a boot's problems into expected failures and fresh ones. An
+    entry names a configuration on every kernel ("rwlock") or on one
+    ("6.12/rwlock"). A deterministic entry that did not happen is a
+    fresh problem; a race's hits are said, and its boots in a row
+    without one counted in workdir/race-misses: as many as the entry
+    allows is a fresh problem."""
     known = expected.get(name, []) + expected.get(name.split("/", 1)[1], [])
-    xfail, fresh, fired = [], [], set()
+    xfail, fresh, hits = [], [], {}
     for problem, body in problems:
-        entry = next(((what, why) for what, why in known if matches(what, problem, body)), None)
+        entry = next((e for e in known if matches(e[1], problem, body)), None)
         if entry:
-            xfail.append((problem, entry[1]))
-            fired.add(entry[0])
+            xfail.append((problem, entry[2]))
+            hits[entry[1]] = hits.get(entry[1], 0) + 1
         else:
             fresh.append(problem)
     for p, why in xfail:
         print(f"# run-tests: {name}: expected failure: {p}\n#   why: {why}")
-    for what, _ in known:
-        if what not in fired:
-            print(f"# run-tests: {name}: warning: the expected failure did not happen "
-                  f"this run: {what}")
+    misses = read_race_misses(workdir)
+    for allowed, what, _ in known:
+        if not allowed:
+            if what not in hits:
+                fresh.append(f"the deterministic expected failure did not happen: {what}")
+            continue
+        misses[what] = 0 if what in hits else misses.get(what, 0) + 1
+        print(f"# run-tests: {name}: race fired {hits.get(what, 0)} times this boot, "
+              f"{misses[what]} boots in a row without it (fails at {allowed}): {what}")
+        if misses[what] >= allowed:
+            fresh.append(f"the race did not fire in {misses[what]} boots in a row: {what}")
+    write_race_misses(workdir, misses)
     return xfail, fresh
+
+
+def read_race_misses(workdir):
+    """{expected failure: boots in a row without it} of a configuration."""
+    misses = {}
+    try:
+        with open(os.path.join(workdir, "race-misses")) as f:
+            for line in f:
+                count, _, what = line.rstrip("\n").partition(" ")
+                misses[what] = int(count)
+    except FileNotFoundError:
+        pass
+    return misses
+
+
+def write_race_misses(workdir, misses):
+    with open(os.path.join(workdir, "race-misses"), "w") as f:
+        f.writelines(f"{count} {what}\n" for what, count in misses.items())
 
 
 FIGURE_COLUMNS = (
@@ -288,6 +369,9 @@ FIGURE_COLUMNS = (
     ("faults injected", lambda t, r: t.figure_sum("faults.")),
     ("stress-ng bogo-ops", lambda t, r: t.figure_sum("bogo.")),
     ("fuzz calls", lambda t, r: t.figures.get("fuzz.calls", 0)),
+    # the samplers pass whether or not their race fired: how often its
+    # window was met (window.<check>)
+    ("race windows met", lambda t, r: t.figure_sum("window.")),
     ("kernel reports", lambda t, r: r[0]),
     ("stock races listed", lambda t, r: r[1]),
     ("packets lost", lambda t, r: t.figure_sum("lost.")),
@@ -379,17 +463,17 @@ def main():
     # boots come after them, alone: beside another guest, a boot's
     # console lost a character at boot
     with ThreadPoolExecutor(args.jobs) as pool:
-        running = [(name, pool.submit(run_config, name, append, args, build, tree, initrd,
-                                      accel, sizes))
+        running = [(name, build, pool.submit(run_config, name, append, args, build, tree,
+                                             initrd, accel, sizes))
                    for name, append, build, tree, initrd, sizes in configs]
         try:
-            for name, future in running:
+            for name, build, future in running:
                 lines, suites, problems, stock, died = future.result()
                 print("\n".join(lines), flush=True)
                 for report in stock:
                     print(f"# run-tests: {name}: data race in stock code, listed, not failed: "
                           f"{report[0]}")
-                xfail, fresh = judge(name, problems, expected)
+                xfail, fresh = judge(name, problems, expected, boot_workdir(build, name))
                 unexpected += [f"{name}: {p}" for p in fresh]
                 passed += len(suites.total("passed"))
                 skipped += len(suites.total("skipped"))
@@ -401,15 +485,14 @@ def main():
                              + (" (booted twice)" if died else "")))
         except BaseException:
             # an error or ^C: the boots not started yet are not started
-            for _, future in running:
+            for _, _, future in running:
                 future.cancel()
             raise
 
     if whole:
         for build in builds:
             linux = os.path.basename(os.path.normpath(build))
-            print(f"# run-tests: {linux}/bad-options: booting with fasync_lock=bogus "
-                  "sigmouse.notify=bogus", flush=True)
+            print(f"# run-tests: {linux}/bad-options: booting with {BAD_OPTIONS}", flush=True)
             problems = check_bad_options(args, build, os.path.join(build, "initramfs.cpio.gz"),
                                          accel)
             unexpected += [f"{linux}/bad-options: {p}" for p in problems]
