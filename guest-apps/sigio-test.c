@@ -574,6 +574,15 @@ FIXTURE_TEARDOWN(own_device)
 	uinput_mouse_destroy(&self->dev);
 }
 
+/* the node of the device self->dev made, opened O_NONBLOCK as self->fd */
+static int own_device_open_node(FIXTURE_DATA(own_device) *self)
+{
+	if (uinput_mouse_node(&self->dev, self->node, sizeof(self->node)))
+		return -1;
+	self->fd = open(self->node, O_RDONLY | O_NONBLOCK);
+	return self->fd < 0 ? -1 : 0;
+}
+
 /* an absolute axis over the whole int range: 2^32 - 1 each way, saturated */
 TEST_F(own_device, absolute_motion_saturates)
 {
@@ -583,9 +592,7 @@ TEST_F(own_device, absolute_motion_saturates)
 	int i;
 
 	ASSERT_EQ(0, uinput_tablet_create(&self->dev, "sigmouse wide tablet", INT_MIN, INT_MAX));
-	ASSERT_EQ(0, uinput_mouse_node(&self->dev, self->node, sizeof(self->node)));
-	self->fd = open(self->node, O_RDONLY | O_NONBLOCK);
-	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, own_device_open_node(self)) TH_LOG("%s: %s", self->node, strerror(errno));
 	/* from 0, where the open found it, to INT_MIN: -2^31, which fits */
 	for (i = 0; i < 3; i++) {
 		ASSERT_EQ(0, uinput_mouse_frame(&self->dev, EV_ABS, &x, &values[i], 1));
@@ -678,9 +685,7 @@ TEST_F(own_device, touchpad_touch_starts_a_stroke)
 	struct sigmouse_packet p;
 
 	ASSERT_EQ(0, uinput_absolute_create(&self->dev, "sigmouse touchpad", 0, 1000, keys, 3));
-	ASSERT_EQ(0, uinput_mouse_node(&self->dev, self->node, sizeof(self->node)));
-	self->fd = open(self->node, O_RDONLY | O_NONBLOCK);
-	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, own_device_open_node(self)) TH_LOG("%s: %s", self->node, strerror(errno));
 
 	/* touch at 100,100 (the touch first), move right by 50, lift */
 	ASSERT_EQ(0, OWN_FRAME(&self->dev, { EV_KEY, BTN_TOOL_FINGER, 1 }, { EV_KEY, BTN_TOUCH, 1 },
@@ -718,9 +723,7 @@ TEST_F(own_device, left_held_by_button_or_touch)
 	struct sigmouse_packet p;
 
 	ASSERT_EQ(0, uinput_absolute_create(&self->dev, "sigmouse pen", 0, 1000, keys, 2));
-	ASSERT_EQ(0, uinput_mouse_node(&self->dev, self->node, sizeof(self->node)));
-	self->fd = open(self->node, O_RDONLY | O_NONBLOCK);
-	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, own_device_open_node(self)) TH_LOG("%s: %s", self->node, strerror(errno));
 
 	ASSERT_EQ(0, OWN_FRAME(&self->dev, { EV_KEY, BTN_LEFT, 1 }));
 	ASSERT_EQ(0, OWN_FRAME(&self->dev, { EV_KEY, BTN_TOUCH, 1 }));
@@ -796,9 +799,7 @@ TEST_F(own_device, info_names_the_device)
 
 	ASSERT_EQ(79u, strlen(name));
 	ASSERT_EQ(0, uinput_relative_create(&self->dev, name, &ids, keys, 1, axes, 2));
-	ASSERT_EQ(0, uinput_mouse_node(&self->dev, self->node, sizeof(self->node)));
-	self->fd = open(self->node, O_RDONLY | O_NONBLOCK);
-	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, own_device_open_node(self)) TH_LOG("%s: %s", self->node, strerror(errno));
 	ASSERT_EQ(0, sigmouse_node_info(self->fd, &info));
 	EXPECT_EQ(63u, strnlen(info.name, sizeof(info.name)));
 	EXPECT_EQ(0, strncmp(name, info.name, 63));
@@ -837,9 +838,7 @@ TEST_F(own_device, button_bits_carry_over)
 
 	ASSERT_EQ(0, uinput_relative_create(&self->dev, "sigmouse five buttons", &ids,
 					    keys, 6, axes, 4));
-	ASSERT_EQ(0, uinput_mouse_node(&self->dev, self->node, sizeof(self->node)));
-	self->fd = open(self->node, O_RDONLY | O_NONBLOCK);
-	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, own_device_open_node(self)) TH_LOG("%s: %s", self->node, strerror(errno));
 	for (i = 0; i < sizeof(presses) / sizeof(presses[0]); i++) {
 		ASSERT_EQ(0, uinput_mouse_button(&self->dev, presses[i].code, 1));
 		OWN_READ(self->fd, p);
@@ -873,9 +872,7 @@ TEST_F(own_device, time_ns_is_the_frames)
 	long long t0, t1, stamp_us = -1;
 
 	ASSERT_EQ(0, uinput_mouse_create(&self->dev, "sigmouse clock"));
-	ASSERT_EQ(0, uinput_mouse_node(&self->dev, self->node, sizeof(self->node)));
-	self->fd = open(self->node, O_RDONLY | O_NONBLOCK);
-	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, own_device_open_node(self)) TH_LOG("%s: %s", self->node, strerror(errno));
 	evdev = open(uinput_mouse_evdev_node(&self->dev), O_RDONLY | O_NONBLOCK);
 	ASSERT_LE(0, evdev);
 	ASSERT_EQ(0, ioctl(evdev, EVIOCSCLOCKID, &clock));
@@ -906,9 +903,7 @@ TEST_F(own_device, tablet_flags)
 	struct sigmouse_packet p;
 
 	ASSERT_EQ(0, uinput_tablet_create(&self->dev, "sigmouse flags tablet", 0, 1000));
-	ASSERT_EQ(0, uinput_mouse_node(&self->dev, self->node, sizeof(self->node)));
-	self->fd = open(self->node, O_RDONLY | O_NONBLOCK);
-	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, own_device_open_node(self)) TH_LOG("%s: %s", self->node, strerror(errno));
 	ASSERT_EQ(0, sigmouse_node_info(self->fd, &info));
 	EXPECT_EQ(SIGMOUSE_INFO_ABS, info.flags);
 	ASSERT_EQ(0, uinput_mouse_frame(&self->dev, EV_ABS, &x, &to, 1));
@@ -1078,9 +1073,7 @@ TEST_F(own_device, thirty_two_nodes_and_grabs)
 		uinput_mouse_destroy(&extra[i]);
 
 	ASSERT_EQ(0, uinput_mouse_create(&self->dev, "sigmouse grabbed"));
-	ASSERT_EQ(0, uinput_mouse_node(&self->dev, self->node, sizeof(self->node)));
-	self->fd = open(self->node, O_RDONLY | O_NONBLOCK);
-	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, own_device_open_node(self)) TH_LOG("%s: %s", self->node, strerror(errno));
 	evdev = open(uinput_mouse_evdev_node(&self->dev), O_RDONLY | O_NONBLOCK);
 	ASSERT_LE(0, evdev);
 	ASSERT_EQ(0, ioctl(evdev, EVIOCGRAB, grab));
@@ -2877,9 +2870,7 @@ TEST_F(own_device, tracepoint_on_empty_list)
 
 	ASSERT_EQ(0, access(TRACEFS "/events/fasync", F_OK));
 	ASSERT_EQ(0, uinput_mouse_create(&self->dev, "sigmouse unwatched"));
-	ASSERT_EQ(0, uinput_mouse_node(&self->dev, self->node, sizeof(self->node)));
-	self->fd = open(self->node, O_RDONLY | O_NONBLOCK);
-	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, own_device_open_node(self)) TH_LOG("%s: %s", self->node, strerror(errno));
 	ASSERT_EQ(0, fasync_tracing(1));
 	/* only POLL_HUP's calls: no tty or pipe sends one meanwhile */
 	ASSERT_EQ(0, write_file(TRACEFS "/events/fasync/kill_fasync/filter", "band == 6"));
