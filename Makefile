@@ -19,7 +19,42 @@ SCRIPTS := qemu-scripts
 FULL_KERNEL := 6.1
 SPLIT_KERNEL := 6.12
 
-.PHONY: all deps kernel kcsan-kernel initramfs run person test test-all test-full test-split check series check-series disasm mutants fuzz bench bench-one bench-smoke boot-deaths atlas-report kunit clean
+.PHONY: help all deps kernel kcsan-kernel initramfs run person test test-all test-full test-split check check-host check-kernel series check-series disasm mutants fuzz bench bench-one bench-smoke boot-deaths atlas-report kunit clean
+
+# plain make builds nothing: it lists the targets
+.DEFAULT_GOAL := help
+
+# every target, one line each, with what it costs on a 2-core machine
+# under TCG (docs/measurements.md has each figure's command and revision)
+help:
+	@echo 'make TARGET [KERNEL=6.1|6.12]   (the kernel; 6.1 unless given)'
+	@echo '  help          this list; builds nothing'
+	@echo '  run           boot the guest, one SIGIO line per mouse packet; first time: deps, kernel, initramfs'
+	@echo '  test          what CI runs: both kernels, every kind of check; cold about 44 min, warm about 22'
+	@echo '  test-all      every configuration on every kernel and sanitizer; about 3 hours cold'
+	@echo '  test-full     make test'"'"'s builds and checks on KERNEL, no suite boots (make test boots them)'
+	@echo '  test-split    make test'"'"'s 6.12 part, no suite boots: check, check-series, initramfs'
+	@echo '  person        make run used as a person would: window under Xvfb, terminal on a pty; about 3 min'
+	@echo '  check         check-host, then check-kernel'
+	@echo '  check-host    the host scripts'"'"' tests and the promise table; no kernel build, about a second'
+	@echo '  check-kernel  sparse on the driver and fs/fcntl.c, the KCSAN filter'"'"'s test; needs the kernel'
+	@echo '  deps          install the missing Debian packages as root, or print the apt-get line'
+	@echo '  kernel        the debug kernel (KASAN, lockdep); cold 12-16 min, seconds once built'
+	@echo '  kcsan-kernel  the data-race (KCSAN) kernel; about 10 min cold'
+	@echo '  initramfs     the guest programs and /init; the kernel first, then seconds'
+	@echo '  all           the same as initramfs'
+	@echo '  series        the kernel series as git format-patch, in build/<version>/series/out; about 1 min'
+	@echo '  check-series  checks of that series; WALK=no 1.5 min, WALK=dirs about 6, WALK=yes (default) 23 cold'
+	@echo '  disasm        stock kill_fasync() beside the patched one in the bench tree; about 1 min'
+	@echo '  mutants       every mutant in mutants/ must be killed; about 37 s each (MUTANTS=names picks)'
+	@echo '  fuzz          the syscall fuzzer for SECONDS (60) per boot; builds the KCSAN kernel first'
+	@echo '  bench         the benchmarks on both kernels, side by side; 40 min with its kernel builds'
+	@echo '  bench-one     the benchmarks on KERNEL: bench and stock kernels, 23 boots; about 9 min once built'
+	@echo '  bench-smoke   a seconds-long bench run to keep make bench working; about 2.5 min'
+	@echo '  boot-deaths   how often a guest dies while its kernel patches its text; BOOTS (20) of each mode'
+	@echo '  atlas-report  docs/sigio-atlas.md from the last make test-all'"'"'s boots; seconds'
+	@echo '  kunit         the KUnit suites with kunit.py, its own kernel; about 9 min cold, 25 s warm'
+	@echo '  clean         remove build/ (every kernel, the KVM verdict)'
 
 all: initramfs
 
@@ -86,14 +121,16 @@ test:
 # tests, the exported series' checks (git am, checkpatch, its prefixes
 # built one by one in the bench tree, whose last stop is the bench
 # kernel), the default path's disassembly against stock and a
-# seconds-long bench run to keep make bench working, the mutants;
-# run-tests.py then boots the KUnit suites and the guest suite on the
-# debug kernel under all four designs, the SIGIO atlas under rcu (make
-# test and make test-all run make person too, on the first kernel)
+# seconds-long bench run to keep make bench working, the mutants. It
+# boots no suite: make test and make test-all then run run-tests.py,
+# which boots the KUnit suites and the guest suite on the debug kernel
+# under all four designs, the SIGIO atlas under rcu (and make person, on
+# the first kernel)
 test-full: check check-series disasm initramfs bench-smoke mutants
 
 # the split kernel's part of make test, built: make check, the series'
-# checks without the prefix walk (WALK=no), the initramfs
+# checks without the prefix walk (WALK=no), the initramfs; no boot (make
+# test's run-tests.py boots it under two designs)
 test-split: check check-series initramfs
 
 # every configuration on every kernel and sanitizer: make test-full on
@@ -178,8 +215,16 @@ bench-one: series
 	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/build-initramfs.sh
 	@$(PYTHON) $(SCRIPTS)/run-bench.py --build $(KBUILD) $(if $(SMP),--smp $(SMP))
 
-check: kernel
-	@sh $(SCRIPTS)/check.sh
+# make check: first what needs no kernel build (the host scripts' tests,
+# the promise table), then what needs the debug kernel's tree (sparse,
+# the KCSAN filter's test, which reads the tree's functions)
+check: check-host check-kernel
+
+check-host:
+	@sh $(SCRIPTS)/check.sh host
+
+check-kernel: kernel
+	@sh $(SCRIPTS)/check.sh kernel
 
 # the series as a kernel developer takes it: git format-patch --rfc
 # --cover-letter against the pristine source, written to
