@@ -106,9 +106,23 @@ KERNELS = {
     "kcsan": ("linux-kcsan", "kcsan", "kcsan.skip_watch=100"),
 }
 BZIMAGE = "arch/x86/boot/bzImage"
-# a kernel's build folder, build/<version>: the kernel make's KERNEL=
-# (SIGMOUSE_LINUX) names, 6.1 unless it says
-DEFAULT_BUILD = os.path.join("build", os.environ.get("SIGMOUSE_LINUX") or "6.1")
+def build_folder(version=None):
+    """A kernel's build folder, build/<version>: the given version, else
+    the one make's KERNEL= (SIGMOUSE_LINUX) names, 6.1 unless it says."""
+    return os.path.join("build", version or os.environ.get("SIGMOUSE_LINUX") or "6.1")
+
+
+DEFAULT_BUILD = build_folder()
+
+
+def run_folder(build):
+    """make run's boot folder (run.py's Boot workdir), build/<version>/run."""
+    return os.path.join(build, "run")
+
+
+def mice_socket(build):
+    """The QMP socket make run keeps free for qmp_mouse.py (Boot's "mice")."""
+    return os.path.join(run_folder(build), "mice.sock")
 
 # The test programs a test boot runs one after the other
 # (sigmouse_suites=a,b on the command line), each with the variable that

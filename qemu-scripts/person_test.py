@@ -38,7 +38,7 @@ import threading
 import time
 import zlib
 
-from guest import DEFAULT_BUILD
+from guest import DEFAULT_BUILD, mice_socket, run_folder
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
@@ -215,7 +215,7 @@ def xdotool(*args):
 
 def qmp_mouse(build, *args):
     subprocess.run([sys.executable, os.path.join(HERE, "qmp_mouse.py"),
-                    "--qmp", os.path.join(build, "run", "mice.sock"), *args],
+                    "--qmp", mice_socket(build), *args],
                    check=True, timeout=60)
 
 
@@ -399,7 +399,7 @@ def drive_window(run, build, out, checks):
 
 def qemu_left(build):
     """QEMU processes still running this build's make run."""
-    workdir = os.path.join(build, "run") + "/"
+    workdir = run_folder(build) + "/"
     left = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:

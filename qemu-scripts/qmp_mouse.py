@@ -8,8 +8,9 @@ to the tablet whatever is current. QEMU's window (and VNC) send the
 pointer to the current mouse, and treat it as absolute, needing no grab,
 only while the tablet is current.
 
-While `make run` runs, from another terminal (build/run/mice.sock is the
-monitor kept free for this; the default):
+While `make run` runs, from another terminal
+(build/<version>/run/mice.sock is the monitor kept free for this; the
+default is 6.1's, make run's own; --version 6.12 for make run KERNEL=6.12):
 
   qmp_mouse.py list
   qmp_mouse.py move ps2 10 -5 [count]
@@ -23,6 +24,7 @@ monitor kept free for this; the default):
 
 import argparse
 import math
+import os
 import sys
 import time
 
@@ -132,7 +134,10 @@ class Mice:
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--qmp", default="build/run/mice.sock", help="QMP socket of the guest")
+    parser.add_argument("--version", choices=("6.1", "6.12"),
+                        help="the kernel make run booted (make run KERNEL=...): its socket, "
+                             "build/<version>/run/mice.sock (default: $SIGMOUSE_LINUX, else 6.1)")
+    parser.add_argument("--qmp", help="QMP socket of the guest (default: the --version's)")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list")
     p = sub.add_parser("move")
@@ -155,6 +160,13 @@ def main():
     p.add_argument("mouse", choices=MICE)
     p.add_argument("file", type=argparse.FileType("r"))
     args = parser.parse_args()
+    if args.qmp is None:
+        # here, not at the top: guest imports this module
+        from guest import build_folder, mice_socket
+        # the project's build/, from wherever this runs; relative, since a
+        # socket's path has at most 107 bytes
+        top = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+        args.qmp = os.path.relpath(mice_socket(os.path.join(top, build_folder(args.version))))
 
     try:
         mice = Mice(QMP(args.qmp, timeout=5))

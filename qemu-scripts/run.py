@@ -26,7 +26,7 @@ import signal
 import sys
 import threading
 
-from guest import DEFAULT_BUILD, Boot, choose_accel
+from guest import DEFAULT_BUILD, Boot, choose_accel, run_folder
 from qmp import QMPError
 
 MICE = ("ps2", "virtio-mouse", "virtio-tablet")
@@ -88,7 +88,7 @@ def main():
     kernel = os.path.join(args.build, "linux/arch/x86/boot/bzImage")
     initrd = os.path.join(args.build, "initramfs.cpio.gz")
     accel = choose_accel(args.build, kernel, initrd)
-    boot = Boot(os.path.join(args.build, "run"), kernel, initrd,
+    boot = Boot(run_folder(args.build), kernel, initrd,
                 "person" if person else "watch", append=append, smp=args.smp, accel=accel,
                 timeout=None if person else args.seconds + 300, display=display,
                 terminal=person)
