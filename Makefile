@@ -39,7 +39,7 @@ help:
 	@echo '  check-host    the host scripts'"'"' tests and the promise table; no kernel build, about a second'
 	@echo '  check-kernel  sparse on the driver and fs/fcntl.c, the KCSAN filter'"'"'s test; needs the kernel'
 	@echo '  deps          install the missing Debian packages as root, or print the apt-get line'
-	@echo '  kernel        the debug kernel (KASAN, lockdep); cold 12-16 min, seconds once built'
+	@echo '  kernel        the debug kernel (KASAN, lockdep); cold 10-17 min, seconds once built'
 	@echo '  kcsan-kernel  the data-race (KCSAN) kernel; about 10 min cold'
 	@echo '  initramfs     the guest programs and /init; the kernel first, then seconds'
 	@echo '  all           the same as initramfs'
