@@ -55,7 +55,7 @@ if has calls && echo kill_fasync >$tracing/set_ftrace_filter 2>/dev/null; then
 	echo >$tracing/set_ftrace_filter
 fi
 
-# the read side alone, in this machine (the host runs the same binary)
+# the read side alone, in the guest (the host runs the same binary)
 if has anchor; then
 	echo "section anchor"
 	rwlock-anchor 0.5 1

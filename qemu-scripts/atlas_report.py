@@ -5,8 +5,8 @@ sigio-atlas prints, before each result, one "# atlas: {json}" line: the
 source, the event, the check, the kernel function that sends the signal,
 how the event was provoked, what fcntl(2) and the source's code say
 should arrive, what did, and the finding where 6.1 deviates. This reads
-the atlas's part of every debug boot's channel log (build/test/<design>/
-channel.log), pairs each line with its KTAP result and writes one row per
+the atlas's part of every debug boot's channel log (build/<version>/test/
+<design>/channel.log), pairs each line with its KTAP result and writes one row per
 source and event with the result under each design, then the findings
 and the sources skipped, with their reasons. It fails when a design's
 boot has no atlas results, so a report is never made from nothing.

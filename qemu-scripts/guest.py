@@ -20,9 +20,9 @@ this script is connected. Every boot has a timeout: QEMU is killed when
 it passes.
 
 TCG is the default. KVM is used only when a probe boot under KVM reached
-/init in time; the verdict is kept in build/accel. (On the machines this
-was written on /dev/kvm exists but a KVM guest hangs, and -cpu host
-aborts, so /dev/kvm alone proves nothing.)
+/init in time; the verdict is kept in build/<version>/accel. (Where
+/dev/kvm exists but a KVM guest hangs, and -cpu host aborts, /dev/kvm
+alone proves nothing.)
 """
 
 import os

@@ -18,7 +18,7 @@ KCSAN kernel a data race in stock code (kcsan_filter.py tells) is listed
 and saved, not failed. The run ends with a table per configuration, the
 figures the checks printed (load held, faults injected, stress-ng's
 bogo-ops, fuzz calls, reports, packets lost; also in
-build/test/figures.md), and the line "N passed, N failed, N skipped" over
+build/<version>/test/figures.md), and the line "N passed, N failed, N skipped" over
 all of them: tests, with each problem that is not a test's result (a
 report, a timeout) counted as one failed test.
 
