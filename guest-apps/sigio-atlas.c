@@ -58,10 +58,10 @@
 #include "kselftest_harness.h"
 #pragma GCC diagnostic pop
 #include "harness-only.h"
+#include "owner-party.h"
 #include "sigmouse-node.h"
 #include "uinput-mouse.h"
 
-#define SIG_RT		(SIGRTMIN + 1)
 /* how long an expected signal may take; the provocations finish the event */
 #define PATIENCE_MS	3000
 /* how long "no signal" is watched for */
@@ -1391,25 +1391,17 @@ FIXTURE_VARIANT(source) {
 	struct event event;
 };
 
-FIXTURE_SETUP(source)
+/* no file, mapping, device or folder: as before the source was opened */
+static void endpoints_reset(struct endpoints *ep)
 {
-	sigset_t set;
-
-	self->ep.watched = -1;
-	self->ep.peer = -1;
-	self->ep.spare = -1;
-	/* blocked, queued for sigtimedwait(): SIGURG would be ignored */
-	sigemptyset(&set);
-	sigaddset(&set, SIG_RT);
-	sigaddset(&set, SIGIO);
-	sigaddset(&set, SIGURG);
-	ASSERT_EQ(0, sigprocmask(SIG_BLOCK, &set, NULL));
+	memset(ep, 0, sizeof(*ep));
+	ep->watched = -1;
+	ep->peer = -1;
+	ep->spare = -1;
 }
 
-FIXTURE_TEARDOWN(source)
+static void endpoints_close(struct endpoints *ep)
 {
-	struct endpoints *ep = &self->ep;
-
 	close_fd(&ep->watched);
 	close_fd(&ep->peer);
 	close_fd(&ep->spare);
@@ -1421,6 +1413,25 @@ FIXTURE_TEARDOWN(source)
 	if (ep->joystick_dev)
 		libevdev_free(ep->joystick_dev);
 	remove_dir(ep);
+	endpoints_reset(ep);
+}
+
+FIXTURE_SETUP(source)
+{
+	sigset_t set;
+
+	endpoints_reset(&self->ep);
+	/* blocked, queued for sigtimedwait(): SIGURG would be ignored */
+	sigemptyset(&set);
+	sigaddset(&set, SIG_RT);
+	sigaddset(&set, SIGIO);
+	sigaddset(&set, SIGURG);
+	ASSERT_EQ(0, sigprocmask(SIG_BLOCK, &set, NULL));
+}
+
+FIXTURE_TEARDOWN(source)
+{
+	endpoints_close(&self->ep);
 }
 
 static const char pipe_writer_gone[] =
@@ -2580,6 +2591,83 @@ TEST_F(source, async_off_silent)
 TEST_F(source, no_owner)
 {
 	run_check(_metadata, &self->ep, variant, CHECK_NO_OWNER);
+}
+
+/* the party's signals, counted until one names its file or ms pass */
+static int party_wait_own(struct owner_party *p, int ms, int totals[2])
+{
+	int counts[2], waited;
+
+	totals[0] = totals[1] = 0;
+	for (waited = 0; ; waited += 10) {
+		if (party_count(p, counts))
+			return -1;
+		totals[0] += counts[0];
+		totals[1] += counts[1];
+		if (totals[1] || waited >= ms)
+			return 0;
+		usleep(10 * 1000);
+	}
+}
+
+/* the kinds of owner send_sigio() tells apart: a process, a group, a thread */
+static const enum owner_kind atlas_owner_kinds[] = { OWNER_PID, OWNER_PGRP, OWNER_EX_TID };
+
+/*
+ * Nobody signals what they do not own: for each kind of owner, a party
+ * of uid SUBSCRIBER_UID names itself the owner of the source's file and
+ * gets the event's signal, as rt_signal does (the positive control, on a
+ * fresh source), and a party that names one of uid VICTIM_UID gets that
+ * one nothing; root subscribes the file and provokes the event both
+ * times, the permission being the namer's (sigio_perm()). Sources that
+ * make the subscriber the owner do so only for a file without one (ttys,
+ * dnotify, leases), so a named owner stays; SIGURG passes the same check.
+ */
+TEST_F(source, unprivileged_owner)
+{
+	const struct event *ev = &variant->event;
+	bool arrives = signal_expected(variant, ev, CHECK_RT_SIGNAL);
+	int (*subscribe)(struct endpoints *ep, bool on) = variant->subscribe ?: set_async;
+	struct owner_party victim, subscriber;
+	int counts[2], ret;
+	char why[256];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(atlas_owner_kinds); i++) {
+		enum owner_kind kind = atlas_owner_kinds[i];
+		const char *named = owner_kind_names[kind];
+
+		/* a source this kernel lacks is skipped, as in every check */
+		ret = variant->open(&self->ep, why, sizeof(why));
+		if (ret > 0)
+			SKIP(return, "%s", why);
+		ASSERT_EQ(0, ret) TH_LOG("%s", why);
+		ASSERT_EQ(0, party_start(&subscriber, SUBSCRIBER_UID, self->ep.watched, -1,
+					 kind, 0)) TH_LOG("%s", named);
+		ASSERT_EQ(0, subscribe(&self->ep, true)) TH_LOG("%s", strerror(errno));
+		ASSERT_EQ(0, ev->provoke(&self->ep)) TH_LOG("%s", ev->provoke_text);
+		ASSERT_EQ(0, party_wait_own(&subscriber, arrives ? PATIENCE_MS : QUIET_MS,
+					    counts));
+		EXPECT_EQ(arrives, counts[1] > 0) TH_LOG("%s: uid %d's own subscription got "
+							 "%d signals", named, SUBSCRIBER_UID,
+							 counts[1]);
+		EXPECT_EQ(0, party_end(&subscriber));
+		endpoints_close(&self->ep);
+
+		ASSERT_EQ(0, variant->open(&self->ep, why, sizeof(why))) TH_LOG("%s", why);
+		ASSERT_EQ(0, party_start(&victim, VICTIM_UID, -1, -1, kind, 0));
+		ASSERT_EQ(0, party_start(&subscriber, SUBSCRIBER_UID, -1, self->ep.watched,
+					 kind, victim.pid)) TH_LOG("%s", named);
+		ASSERT_EQ(0, subscribe(&self->ep, true)) TH_LOG("%s", strerror(errno));
+		ASSERT_EQ(0, ev->provoke(&self->ep)) TH_LOG("%s", ev->provoke_text);
+		usleep(QUIET_MS * 1000);
+		ASSERT_EQ(0, party_count(&victim, counts));
+		EXPECT_EQ(0, counts[0]) TH_LOG("%s: uid %d signalled uid %d's process",
+					       named, SUBSCRIBER_UID, VICTIM_UID);
+		EXPECT_EQ(0, party_end(&subscriber));
+		EXPECT_EQ(0, party_end(&victim));
+		endpoints_close(&self->ep);
+	}
 }
 
 /*

@@ -42,11 +42,11 @@
 #pragma GCC diagnostic pop
 #include "harness-only.h"
 #include "mouse-source.h"
+#include "owner-party.h"
 #include "pipe-flood.h"
 #include "sigmouse-node.h"
 #include "write-file.h"
 
-#define SIG_RT		(SIGRTMIN + 1)
 #define BAND_IN		(POLLIN | POLLRDNORM)
 #define BAND_HUP	(POLLHUP | POLLERR)
 #define QUIET_MS	300
@@ -141,6 +141,15 @@ static int subscribe(int fd, int sig, pid_t owner)
 static int unsubscribe(int fd)
 {
 	return fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_ASYNC);
+}
+
+/* reads an O_NONBLOCK node's file until nothing is queued */
+static void drain_records(int fd)
+{
+	struct sigmouse_packet p[8];
+
+	while (read(fd, p, sizeof(p)) > 0)
+		;
 }
 
 static void count_packets(const struct sigmouse_packet *p, int n,
@@ -1104,18 +1113,78 @@ TEST_F(node, poll_and_blocking_read)
 	EXPECT_EQ(0, poll(&pfd, 1, 0));
 }
 
-struct stalled_read {
-	int fd;
+/*
+ * A read of the file stalled in its copy to user space, holding the
+ * file's read lock: its buffer is a page userfaultfd holds back until
+ * read_stall_release(). A record must be queued before read_stall().
+ */
+struct read_stall {
+	int fd, uffd;
+	long page_size;
+	struct uffdio_range range;
 	void *buf;
 	ssize_t got;
+	pthread_t reader;
 };
 
-static void *read_into(void *arg)
+static void *read_stalled(void *arg)
 {
-	struct stalled_read *r = arg;
+	struct read_stall *r = arg;
 
 	r->got = read(r->fd, r->buf, sizeof(struct sigmouse_packet));
 	return NULL;
+}
+
+/* 0 once the reader's copy has faulted, -1 (and a message) if not */
+static int read_stall(struct read_stall *r, int fd, char *why, size_t size)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct pollfd pfd = { .events = POLLIN };
+	struct uffd_msg msg;
+
+	r->fd = fd;
+	r->page_size = sysconf(_SC_PAGESIZE);
+	r->uffd = syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (r->uffd < 0) {
+		snprintf(why, size, "userfaultfd: %s (CONFIG_USERFAULTFD?)", strerror(errno));
+		return -1;
+	}
+	r->buf = mmap(NULL, r->page_size, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	reg.range.start = (unsigned long)r->buf;
+	reg.range.len = r->page_size;
+	r->range = reg.range;
+	if (ioctl(r->uffd, UFFDIO_API, &api) || r->buf == MAP_FAILED ||
+	    ioctl(r->uffd, UFFDIO_REGISTER, &reg) ||
+	    pthread_create(&r->reader, NULL, read_stalled, r)) {
+		snprintf(why, size, "userfaultfd setup: %s", strerror(errno));
+		return -1;
+	}
+	/* the read is in its copy once its fault is reported */
+	pfd.fd = r->uffd;
+	if (poll(&pfd, 1, 10000) != 1 ||
+	    read(r->uffd, &msg, sizeof(msg)) != sizeof(msg) ||
+	    msg.event != UFFD_EVENT_PAGEFAULT) {
+		snprintf(why, size, "the read's copy did not fault");
+		return -1;
+	}
+	return 0;
+}
+
+/* lets the stalled copy finish; the read's result is in r->got */
+static void read_stall_release(struct read_stall *r)
+{
+	struct uffdio_zeropage zero = { .range = r->range };
+
+	ioctl(r->uffd, UFFDIO_ZEROPAGE, &zero);
+	pthread_join(r->reader, NULL);
+}
+
+static void read_stall_cleanup(struct read_stall *r)
+{
+	munmap(r->buf, r->page_size);
+	close(r->uffd);
 }
 
 static void on_alarm(int sig)
@@ -1125,44 +1194,23 @@ static void on_alarm(int sig)
 
 /*
  * An O_NONBLOCK read never waits, not even for another thread's read of
- * the same file that is stalled in its copy to user space (here on a
- * page userfaultfd holds back): it fails with EAGAIN at once. A read
- * that waited would sleep until the stalled copy finished, which only
- * this thread can let happen; an alarm ends that wait with EINTR.
+ * the same file that is stalled in its copy to user space: it fails
+ * with EAGAIN at once. A read that waited would sleep until the stalled
+ * copy finished, which only this thread can let happen; an alarm ends
+ * that wait with EINTR.
  */
 TEST_F(node, nonblocking_read_never_waits)
 {
-	struct uffdio_api api = { .api = UFFD_API };
-	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
-	struct uffdio_zeropage zero = { 0 };
 	struct sigaction alarm_action = { .sa_handler = on_alarm };
-	long page_size = sysconf(_SC_PAGESIZE);
-	struct pollfd pfd = { .events = POLLIN };
-	struct stalled_read r = { .fd = self->fd };
-	struct uffd_msg msg;
 	struct sigmouse_packet p;
-	pthread_t reader;
+	struct read_stall r;
+	char why[128];
 	int64_t start;
 	ssize_t got;
-	int uffd, err;
-
-	uffd = syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
-	ASSERT_LE(0, uffd) TH_LOG("userfaultfd: %s (CONFIG_USERFAULTFD?)", strerror(errno));
-	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api));
-	r.buf = mmap(NULL, page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		     -1, 0);
-	ASSERT_NE(MAP_FAILED, r.buf);
-	reg.range.start = (unsigned long)r.buf;
-	reg.range.len = page_size;
-	ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg));
+	int err;
 
 	ASSERT_EQ(0, mouse_source_move(&self->src, 3, 0, 2));
-	ASSERT_EQ(0, pthread_create(&reader, NULL, read_into, &r));
-	/* the other read is in its copy once its fault is reported */
-	pfd.fd = uffd;
-	ASSERT_EQ(1, poll(&pfd, 1, 10000));
-	ASSERT_EQ((ssize_t)sizeof(msg), read(uffd, &msg, sizeof(msg)));
-	EXPECT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+	ASSERT_EQ(0, read_stall(&r, self->fd, why, sizeof(why))) TH_LOG("%s", why);
 
 	ASSERT_EQ(0, sigaction(SIGALRM, &alarm_action, NULL));
 	alarm(2);
@@ -1174,16 +1222,13 @@ TEST_F(node, nonblocking_read_never_waits)
 					"stalled one", (long long)(now_ms() - start));
 	alarm(0);
 
-	zero.range = reg.range;
-	ASSERT_EQ(0, ioctl(uffd, UFFDIO_ZEROPAGE, &zero));
-	pthread_join(reader, NULL);
+	read_stall_release(&r);
 	EXPECT_EQ((ssize_t)sizeof(p), r.got);
 	EXPECT_EQ(1u, ((struct sigmouse_packet *)r.buf)->seq);
 	/* the second packet is still there for the next read */
 	EXPECT_EQ((ssize_t)sizeof(p), read(self->fd, &p, sizeof(p)));
 	EXPECT_EQ(2u, p.seq);
-	munmap(r.buf, page_size);
-	close(uffd);
+	read_stall_cleanup(&r);
 }
 
 static void *move_later(void *arg)
@@ -2233,134 +2278,15 @@ TEST_F(node, setown_ex_thread)
 	EXPECT_EQ(10, target.got);
 }
 
-/*
- * Owners across users. fcntl(2): sending a signal to the owner needs
- * the same permission as kill(2) from the process that made the
- * F_SETOWN call (sigio_perm(): its uid or euid against the target's
- * uid or saved uid, or euid root). The guest runs everything as root,
- * so these checks make their own users: the files are opened as root
- * (the node is 0600), then a subscriber drops to SUBSCRIBER_UID and
- * names as owner a process that runs as VICTIM_UID.
- */
-#define SUBSCRIBER_UID	1000
-#define VICTIM_UID	2000
+/* packets each round of the owner check moves (owner-party.h) */
 #define OWNER_MOVES	5
 
-enum owner_kind { OWNER_PID, OWNER_PGRP, OWNER_EX_TID, OWNER_EX_PID, OWNER_EX_PGRP };
-
-static const char *const owner_kind_names[] = {
-	"F_SETOWN pid", "F_SETOWN -pgrp", "F_OWNER_TID", "F_OWNER_PID", "F_OWNER_PGRP",
-};
-
-/* pid is a single-threaded process that leads its own group */
-static int set_owner(int fd, enum owner_kind kind, pid_t pid)
-{
-	struct f_owner_ex ex = { .pid = pid };
-
-	switch (kind) {
-	case OWNER_PID:
-		return fcntl(fd, F_SETOWN, pid);
-	case OWNER_PGRP:
-		return fcntl(fd, F_SETOWN, -pid);
-	case OWNER_EX_TID:
-		ex.type = F_OWNER_TID;
-		break;
-	case OWNER_EX_PID:
-		ex.type = F_OWNER_PID;
-		break;
-	case OWNER_EX_PGRP:
-		ex.type = F_OWNER_PGRP;
-		break;
-	}
-	return fcntl(fd, F_SETOWN_EX, &ex);
-}
-
-static int subscribe_to(int fd, enum owner_kind kind, pid_t pid)
-{
-	if (set_owner(fd, kind, pid) || fcntl(fd, F_SETSIG, SIG_RT))
-		return -1;
-	return fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC);
-}
-
-static int drop_to(uid_t uid)
-{
-	if (setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
-		return -1;
-	return 0;
-}
-
 /*
- * A process of its own group, as uid; it answers each byte on ctl with
- * the SIG_RT signals it has taken since (and those that named fd),
- * until ctl closes. With fd >= 0 it first subscribes fd with itself as
- * owner, the way kind names it, and with victim > 0 subscribes fd2 with
- * victim as owner.
- */
-struct owner_party {
-	pid_t pid;
-	int ctl, res;
-};
-
-static int party_start(struct owner_party *p, uid_t uid, int fd, int fd2,
-		       enum owner_kind kind, pid_t victim)
-{
-	int ctl[2], res[2], counts[2], ok;
-	char c;
-
-	if (pipe(ctl) || pipe(res))
-		return -1;
-	p->pid = fork();
-	if (p->pid < 0)
-		return -1;
-	if (p->pid == 0) {
-		close(ctl[1]);
-		close(res[0]);
-		ok = setpgid(0, 0) == 0 && drop_to(uid) == 0 &&
-		     (fd < 0 || subscribe_to(fd, kind, getpid()) == 0) &&
-		     (victim <= 0 || subscribe_to(fd2, kind, victim) == 0);
-		c = ok ? 'r' : 'e';
-		if (write(res[1], &c, 1) != 1 || !ok)
-			_exit(1);
-		while (read(ctl[0], &c, 1) == 1) {
-			counts[0] = take_rt_signals(fd, 0, INT_MAX, &counts[1]);
-			if (write(res[1], counts, sizeof(counts)) != sizeof(counts))
-				_exit(1);
-		}
-		_exit(0);
-	}
-	close(ctl[0]);
-	close(res[1]);
-	p->ctl = ctl[1];
-	p->res = res[0];
-	return read(p->res, &c, 1) == 1 && c == 'r' ? 0 : -1;
-}
-
-/* signals taken by the party so far: (all, those naming its own file) */
-static int party_count(struct owner_party *p, int counts[2])
-{
-	char c = 'c';
-
-	if (write(p->ctl, &c, 1) != 1)
-		return -1;
-	return read(p->res, counts, 2 * sizeof(int)) == 2 * sizeof(int) ? 0 : -1;
-}
-
-static int party_end(struct owner_party *p)
-{
-	int status;
-
-	close(p->ctl);
-	close(p->res);
-	if (waitpid(p->pid, &status, 0) != p->pid)
-		return -1;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
-}
-
-/*
- * For every kind of owner: an unprivileged subscriber that names
- * another user's process gets it no signal, while its own file, owned
- * by itself, signals every packet (the positive control of the same
- * round); then root names the same process, which now gets every
+ * For every kind of owner: an unprivileged process that names another
+ * user's process as a file's owner gets it no signal, while the file it
+ * owns itself signals every packet (the positive control of the same
+ * round; root turns O_ASYNC on for both, the permission being the
+ * namer's); then root names the same process, which now gets every
  * packet's signal (so the silence was the permission check's).
  */
 TEST_F(node, unprivileged_owner_cannot_signal_others)
@@ -2379,6 +2305,8 @@ TEST_F(node, unprivileged_owner_cannot_signal_others)
 		ASSERT_EQ(0, party_start(&victim, VICTIM_UID, -1, -1, k, 0));
 		ASSERT_EQ(0, party_start(&subscriber, SUBSCRIBER_UID, mine, theirs, k,
 					 victim.pid)) TH_LOG("%s", owner_kind_names[k]);
+		ASSERT_EQ(0, fcntl(mine, F_SETFL, O_NONBLOCK | O_ASYNC));
+		ASSERT_EQ(0, fcntl(theirs, F_SETFL, O_NONBLOCK | O_ASYNC));
 		ASSERT_EQ(0, mouse_source_move(&self->src, 1, 1, OWNER_MOVES));
 		ASSERT_EQ(0, party_count(&subscriber, counts));
 		own = counts[1];
@@ -2777,7 +2705,8 @@ static int fasync_tracing(int on)
 
 /*
  * The fasync tracepoints fire with the right fields: one fasync_add and
- * one fasync_remove per subscriber, and per packet one kill_fasync that
+ * one fasync_remove per subscriber (and removes with fd -1, result 0
+ * for a file that never had an entry), and per packet one kill_fasync that
  * walked both subscribers and had one signal accepted: the second file
  * has no owner, and a file with no owner gets no signal (none in
  * waitqueue mode, where nothing calls kill_fasync()).
@@ -2785,7 +2714,7 @@ static int fasync_tracing(int on)
 TEST_F(node, tracepoints_fire)
 {
 	enum { PACKETS = 5 };
-	int fds[2] = { self->fd, -1 }, i, signals = 0;
+	int fds[2] = { self->fd, -1 }, i, signals = 0, at_open;
 	struct timespec tick = { 2, 0 };
 	char detail[96];
 	sigset_t set;
@@ -2807,6 +2736,11 @@ TEST_F(node, tracepoints_fire)
 	}
 	for (i = 0; i < 2; i++)
 		ASSERT_EQ(0, unsubscribe(fds[i]));
+	/* O_ASYNC given to open() subscribes nothing: clearing it removes none */
+	at_open = open(self->src.node, O_RDONLY | O_NONBLOCK | O_ASYNC);
+	ASSERT_LE(0, at_open);
+	ASSERT_EQ(0, fcntl(at_open, F_SETFL, O_NONBLOCK));
+	close(at_open);
 	ASSERT_EQ(0, write_file(TRACEFS "/tracing_on", "0"));
 
 	EXPECT_EQ(PACKETS, signals);
@@ -2815,6 +2749,8 @@ TEST_F(node, tracepoints_fire)
 		EXPECT_EQ(1, trace_lines("fasync_add:", detail));
 		EXPECT_EQ(1, trace_lines("fasync_remove:", detail));
 	}
+	/* once when O_ASYNC is cleared, once at the close: the flag stuck */
+	EXPECT_EQ(2, trace_lines("fasync_remove:", " fd=-1 result=0"));
 	snprintf(detail, sizeof(detail), "sig=%d band=%d walked=2 accepted=1",
 		 SIGIO, POLL_IN);
 	/* in waitqueue mode no call at all, while the signals came */
@@ -2857,6 +2793,301 @@ TEST_F(node, one_record_wakes_every_poller)
 		EXPECT_EQ(POLLIN | POLLRDNORM, w[i].revents) TH_LOG("poller %d", i);
 	}
 	close(w[1].fd);
+}
+
+struct async_racer {
+	int fd;
+	pthread_barrier_t *round;
+	int rounds;
+	int failed;
+};
+
+static void *set_async_each_round(void *arg)
+{
+	struct async_racer *a = arg;
+	int i;
+
+	for (i = 0; i < a->rounds; i++) {
+		pthread_barrier_wait(a->round);
+		if (fcntl(a->fd, F_SETFL, O_NONBLOCK | O_ASYNC))
+			a->failed++;
+		pthread_barrier_wait(a->round);
+	}
+	return NULL;
+}
+
+/*
+ * The descriptor each round's entry ended with, from the fasync_add
+ * lines of the two descriptors in order: a result=1 line starts a round,
+ * a result=0 line (the file already had its entry) only changes its
+ * descriptor. Returns the number of result=0 lines, -1 on a line of
+ * another shape or more rounds than expected.
+ */
+static int trace_add_rounds(const int fds[2], int *last_fd, int rounds)
+{
+	FILE *f = fopen(TRACEFS "/trace", "r");
+	int round = -1, updates = 0, fd, result;
+	char line[512], *at;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		at = strstr(line, "fasync_add:");
+		if (line[0] == '#' || !at || !(at = strstr(at, " fd=")))
+			continue;
+		if (sscanf(at, " fd=%d result=%d", &fd, &result) != 2 ||
+		    (fd != fds[0] && fd != fds[1]))
+			continue;
+		if (result == 1)
+			round++;
+		else if (result == 0 && round >= 0)
+			updates++;
+		else
+			round = rounds;
+		if (round >= rounds)
+			break;
+		last_fd[round] = fd;
+	}
+	fclose(f);
+	return round == rounds - 1 ? updates : -1;
+}
+
+/*
+ * Two threads turn O_ASYNC on at once through two descriptors of one
+ * open file. Both may pass the VFS's test of the flag; the second call
+ * of ->fasync() then finds the file's entry and changes only its
+ * descriptor (fasync_add with result 0). Each round must end with one
+ * entry, whose descriptor is the one the last fasync_add names and the
+ * next signal carries. A sampler: it passes whether or not the two calls
+ * met, and says how often they did.
+ */
+TEST_F_TIMEOUT(node, fasync_add_race_sampler, 300)
+{
+	enum { ROUNDS = 100 };
+	struct timespec tick = { 2, 0 };
+	struct async_racer racers[2];
+	int fds[2], last_fd[ROUNDS], carried[ROUNDS], i, round, updates;
+	struct sigmouse_info info;
+	pthread_t threads[2];
+	pthread_barrier_t barrier;
+	sigset_t set;
+	siginfo_t si;
+
+	ASSERT_EQ(0, access(TRACEFS "/events/fasync", F_OK));
+	fds[0] = self->fd;
+	fds[1] = dup(self->fd);
+	ASSERT_LE(0, fds[1]);
+	ASSERT_EQ(0, fcntl(self->fd, F_SETOWN, getpid()));
+	ASSERT_EQ(0, fcntl(self->fd, F_SETSIG, SIG_RT));
+	ASSERT_EQ(0, pthread_barrier_init(&barrier, NULL, 3));
+	ASSERT_EQ(0, fasync_tracing(1));
+	for (i = 0; i < 2; i++) {
+		racers[i] = (struct async_racer){ .fd = fds[i], .round = &barrier,
+						  .rounds = ROUNDS };
+		ASSERT_EQ(0, pthread_create(&threads[i], NULL, set_async_each_round, &racers[i]));
+	}
+	sigemptyset(&set);
+	sigaddset(&set, SIG_RT);
+	for (round = 0; round < ROUNDS; round++) {
+		pthread_barrier_wait(&barrier);
+		pthread_barrier_wait(&barrier);
+		ASSERT_EQ(0, sigmouse_node_info(self->fd, &info));
+		EXPECT_EQ(1u, info.subscribers) TH_LOG("round %d", round);
+		ASSERT_EQ(0, mouse_source_move(&self->src, 1, 0, 1));
+		carried[round] = sigtimedwait(&set, &si, &tick) == SIG_RT ? si.si_fd : -1;
+		ASSERT_EQ(0, fcntl(self->fd, F_SETFL, O_NONBLOCK));
+		ASSERT_EQ(0, sigmouse_node_info(self->fd, &info));
+		EXPECT_EQ(0u, info.subscribers) TH_LOG("round %d", round);
+		drain_records(self->fd);
+	}
+	for (i = 0; i < 2; i++) {
+		pthread_join(threads[i], NULL);
+		EXPECT_EQ(0, racers[i].failed);
+	}
+	ASSERT_EQ(0, write_file(TRACEFS "/tracing_on", "0"));
+	updates = trace_add_rounds(fds, last_fd, ROUNDS);
+	EXPECT_LE(0, updates) TH_LOG("the trace does not show one added entry per round");
+	for (round = 0; updates >= 0 && round < ROUNDS; round++)
+		EXPECT_EQ(last_fd[round], carried[round]) TH_LOG("round %d", round);
+	EXPECT_EQ(0, fasync_tracing(0));
+	pthread_barrier_destroy(&barrier);
+	close(fds[1]);
+	printf("# figure: window.fasync_add_race_sampler %d\n", updates);
+	TH_LOG("a sampler, passing whether or not the race fired: %d rounds, the two "
+	       "calls met (fasync_add result 0) %d times", ROUNDS, updates);
+}
+
+struct info_caller {
+	int fd;
+	volatile int *stop;
+	long calls, interrupted, bad;
+};
+
+static void *call_info(void *arg)
+{
+	struct info_caller *c = arg;
+	struct sigmouse_info info;
+
+	while (!*c->stop) {
+		memset(&info, 0xa5, sizeof(info));
+		c->calls++;
+		if (ioctl(c->fd, SIGMOUSE_IOC_INFO, &info) == 0) {
+			if (info.packet_size != sizeof(struct sigmouse_packet))
+				c->bad++;
+		} else if (errno == EINTR) {
+			/* nothing was written */
+			if (info.packet_size != 0xa5a5a5a5u)
+				c->bad++;
+			c->interrupted++;
+		} else {
+			c->bad++;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * SIGMOUSE_IOC_INFO waits for the node's mutex interruptibly: two
+ * threads call it on one file while a third sends them signals without
+ * pause. Each call either succeeds with the node's figures or fails with
+ * EINTR having written nothing (SA_RESTART does not restart it). A
+ * sampler: only a signal that came while a call slept on the mutex
+ * makes EINTR, and it says how often that was.
+ */
+TEST_F_TIMEOUT(node, info_interrupted_sampler, 120)
+{
+	struct sigaction sa = { .sa_handler = on_alarm, .sa_flags = SA_RESTART };
+	struct info_caller callers[2];
+	volatile int stop = 0;
+	pthread_t threads[2];
+	long interrupted = 0;
+	int64_t end;
+	sigset_t set;
+	int i;
+
+	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	ASSERT_EQ(0, sigprocmask(SIG_UNBLOCK, &set, NULL));
+	for (i = 0; i < 2; i++) {
+		callers[i] = (struct info_caller){ .fd = self->fd, .stop = &stop };
+		ASSERT_EQ(0, pthread_create(&threads[i], NULL, call_info, &callers[i]));
+	}
+	ASSERT_EQ(0, sigprocmask(SIG_BLOCK, &set, NULL));
+	end = now_ms() + 3000;
+	while (now_ms() < end)
+		for (i = 0; i < 2; i++)
+			pthread_kill(threads[i], SIGUSR1);
+	stop = 1;
+	for (i = 0; i < 2; i++) {
+		pthread_join(threads[i], NULL);
+		EXPECT_LT(0, callers[i].calls);
+		EXPECT_EQ(0, callers[i].bad) TH_LOG("caller %d", i);
+		interrupted += callers[i].interrupted;
+	}
+	signal(SIGUSR1, SIG_DFL);
+	printf("# figure: window.info_interrupted_sampler %ld\n", interrupted);
+	TH_LOG("a sampler, passing whether or not the race fired: %ld and %ld calls, %ld "
+	       "interrupted while waiting for the node's mutex", callers[0].calls,
+	       callers[1].calls, interrupted);
+}
+
+struct woken_reader {
+	int fd, cpu, signalled, records;
+	short revents;
+};
+
+static int pin_to_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+static void *wait_signal_then_read(void *arg)
+{
+	struct woken_reader *w = arg;
+	struct timespec tick = { 5, 0 };
+	struct sigmouse_packet p;
+	sigset_t set;
+
+	pin_to_cpu(w->cpu);
+	sigemptyset(&set);
+	sigaddset(&set, SIG_RT);
+	w->signalled = sigtimedwait(&set, NULL, &tick) == SIG_RT;
+	while (read(w->fd, &p, sizeof(p)) == sizeof(p))
+		w->records++;
+	return NULL;
+}
+
+static void *poll_then_read(void *arg)
+{
+	struct woken_reader *w = arg;
+	struct pollfd pfd = { .fd = w->fd, .events = POLLIN };
+	struct sigmouse_packet p;
+
+	pin_to_cpu(w->cpu);
+	if (poll(&pfd, 1, 5000) == 1)
+		w->revents = pfd.revents;
+	while (read(w->fd, &p, sizeof(p)) == sizeof(p))
+		w->records++;
+	return NULL;
+}
+
+/*
+ * A record is in every client's ring before anyone is told of it: a
+ * subscriber woken by its signal, and a poller woken by the wait queue,
+ * each on the other CPU, read it at once from the last of many clients
+ * (the handler fills the rings in the order the files were opened), on
+ * a file other than the one they were woken through.
+ */
+TEST_F(node, woken_reader_finds_record)
+{
+	enum { FILLERS = 62, ROUNDS = 10 };
+	struct woken_reader by_signal, by_poll;
+	int fillers[FILLERS], last_signal, last_poll, i, round;
+	pthread_t threads[2];
+	cpu_set_t all;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs two CPUs");
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(all), &all));
+	for (i = 0; i < FILLERS; i++) {
+		fillers[i] = open(self->src.node, O_RDONLY | O_NONBLOCK);
+		ASSERT_LE(0, fillers[i]);
+	}
+	last_signal = open(self->src.node, O_RDONLY | O_NONBLOCK);
+	last_poll = open(self->src.node, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, last_signal);
+	ASSERT_LE(0, last_poll);
+	/* woken through the first file, reading the last */
+	ASSERT_EQ(0, subscribe(self->fd, SIG_RT, getpid()));
+	ASSERT_EQ(0, pin_to_cpu(0));
+	for (round = 0; round < ROUNDS; round++) {
+		by_signal = (struct woken_reader){ .fd = last_signal, .cpu = 1 };
+		by_poll = (struct woken_reader){ .fd = last_poll, .cpu = 1 };
+		ASSERT_EQ(0, pthread_create(&threads[0], NULL, wait_signal_then_read, &by_signal));
+		ASSERT_EQ(0, pthread_create(&threads[1], NULL, poll_then_read, &by_poll));
+		usleep(100 * 1000);
+		ASSERT_EQ(0, mouse_source_move(&self->src, 1, 0, 1));
+		for (i = 0; i < 2; i++)
+			pthread_join(threads[i], NULL);
+		EXPECT_EQ(1, by_signal.signalled) TH_LOG("round %d", round);
+		EXPECT_EQ(1, by_signal.records) TH_LOG("round %d: the signal came first", round);
+		EXPECT_EQ(POLLIN, by_poll.revents) TH_LOG("round %d", round);
+		EXPECT_EQ(1, by_poll.records) TH_LOG("round %d: the wake-up came first", round);
+		drain_records(self->fd);
+		for (i = 0; i < FILLERS; i++)
+			drain_records(fillers[i]);
+	}
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(all), &all));
+	unsubscribe(self->fd);
+	for (i = 0; i < FILLERS; i++)
+		close(fillers[i]);
+	close(last_signal);
+	close(last_poll);
 }
 
 /*
@@ -3348,6 +3579,51 @@ TEST_F(node, read_interrupted)
 	EXPECT_EQ(2, alarms);
 	signal(SIGALRM, SIG_DFL);
 	close(fd);
+}
+
+/*
+ * A blocking read waiting for another thread's read of the same file
+ * (stalled in its copy, holding the file's read lock) ends with EINTR
+ * when a signal comes, even with SA_RESTART: it was not waiting for a
+ * record. The stall is released only after the verdict, so a read that
+ * kept waiting shows as one still blocked.
+ */
+TEST_F(node, read_interrupted_waiting_for_reader)
+{
+	struct sigaction sa = { .sa_handler = count_alarm, .sa_flags = SA_RESTART };
+	struct blocked_read b = { .fd = self->fd, .ret = 1 };
+	struct read_stall r;
+	pthread_t waiter;
+	int64_t deadline;
+	char why[128];
+	sigset_t set;
+
+	ASSERT_EQ(0, mouse_source_move(&self->src, 3, 0, 2));
+	ASSERT_EQ(0, read_stall(&r, self->fd, why, sizeof(why))) TH_LOG("%s", why);
+	ASSERT_EQ(0, fcntl(self->fd, F_SETFL, 0));
+	sigemptyset(&set);
+	sigaddset(&set, SIGALRM);
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	alarms = 0;
+	/* only the waiter takes SIGALRM: it starts with it unblocked */
+	ASSERT_EQ(0, sigprocmask(SIG_UNBLOCK, &set, NULL));
+	ASSERT_EQ(0, pthread_create(&waiter, NULL, read_blocking, &b));
+	ASSERT_EQ(0, sigprocmask(SIG_BLOCK, &set, NULL));
+	usleep(200 * 1000);
+	EXPECT_EQ(1, b.ret) TH_LOG("the second read did not wait for the stalled one");
+	ASSERT_EQ(0, pthread_kill(waiter, SIGALRM));
+	deadline = now_ms() + 2000;
+	while (b.ret == 1 && now_ms() < deadline)
+		usleep(10 * 1000);
+	EXPECT_EQ(-1, b.ret) TH_LOG("still waiting 2 s after the signal");
+	EXPECT_EQ(EINTR, b.err);
+	EXPECT_EQ(1, alarms);
+
+	read_stall_release(&r);
+	pthread_join(waiter, NULL);
+	EXPECT_EQ((ssize_t)sizeof(struct sigmouse_packet), r.got);
+	read_stall_cleanup(&r);
+	signal(SIGALRM, SIG_DFL);
 }
 
 /*
