@@ -129,6 +129,11 @@ def mice_socket(build):
 # narrows it to some of its tests: the node's suite (test names) and the
 # SIGIO atlas of the kernel's other fasync users (variant names).
 SUITES = {"sigio-test": "SIGIO_TEST_ONLY", "sigio-atlas": "SIGIO_ATLAS_ONLY"}
+# the KUnit suites every kernel with the series runs at boot, before
+# /init, and their sources in the kernel tree (the cases named there)
+KUNIT_SUITES = {"sigmouse": "drivers/input/sigmouse_kunit.c",
+                "fasync": "fs/fasync_kunit.c"}
+KUNIT_CASE = re.compile(r"^\s*KUNIT_CASE\w*\((\w+)", re.M)
 GUEST_APPS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "guest-apps")
 
 
@@ -145,6 +150,12 @@ def suite_tests(text):
 def suite_variants(text):
     """(fixture, name) of each fixture variant in a suite's source."""
     return re.findall(r"^FIXTURE_VARIANT_ADD\((\w+), (\w+)\)", text, re.M)
+
+
+def kunit_cases(tree, source):
+    """The case names of a KUnit suite's source in a kernel tree."""
+    with open(os.path.join(tree, source)) as f:
+        return KUNIT_CASE.findall(f.read())
 
 
 def suite_selectable(suite):

@@ -7,7 +7,12 @@ is unknown). It is the project's when either function is defined in a
 file the project wrote or patched, or the input path between them: the
 list is OURS, and the definitions are read from the kernel tree that
 was booted, so a function the series adds is counted without a list to
-keep. Every other report is stock code's: listed, not failed.
+keep. A race on data the series holds can also show up in stock
+functions only, when the series hands it to them (a wait queue to the
+scheduler's wake-ups, a list to the list helpers): so a report counts
+too when either access was reached through a function of the series'
+own files (SERIES), whatever the two racing functions are. Every other
+report is stock code's: listed, not failed.
 
 The names are read once, when the booted bzImage is built
 (defined_functions), and judged against later (split_reports): a
@@ -17,21 +22,36 @@ next mutant) must not read the tree for the boot before.
 
 import os
 import re
+from typing import NamedTuple
 
 OURS = ("fs/fcntl.c", "drivers/input/sigmouse.c", "drivers/input/input.c")
+SERIES = ("fs/fcntl.c", "drivers/input/sigmouse.c")
+# a frame of an access's stack: "[ time]  function+0x1a/0x40"
+FRAME = re.compile(r"^(?:\[[^\]]*\])?\s+([A-Za-z_][\w.]*)\+0x[0-9a-f]+/0x")
 HEADER = re.compile(r"BUG: KCSAN: .+? in (\S+?)(?:\+0x\S+)?(?: / (\S+?)(?:\+0x\S+)?)?\s*$")
 # a definition starts in column 0 and its first line has no semicolon
 DEFINITION = re.compile(r"^[a-z_][\w \t*]*?\b([a-z_]\w*)\((?![^\n]*;)", re.M)
 NOT_FUNCTIONS = {"if", "for", "while", "switch", "return", "sizeof"}
 
 
-def defined_functions(tree, files=OURS):
-    """Names of the functions the files define, in the tree at tree."""
+class Project(NamedTuple):
+    """The project's functions in a kernel tree: those of OURS, and among
+    them the series' own files' (SERIES)."""
+    ours: frozenset
+    series: frozenset
+
+
+def functions_of(tree, files):
     names = set()
     for path in files:
         with open(os.path.join(tree, path)) as f:
             names.update(DEFINITION.findall(f.read()))
-    return names - NOT_FUNCTIONS
+    return frozenset(names - NOT_FUNCTIONS)
+
+
+def defined_functions(tree):
+    """The project's functions, as the tree at tree defines them."""
+    return Project(functions_of(tree, OURS), functions_of(tree, SERIES))
 
 
 def racing_functions(header):
@@ -43,13 +63,20 @@ def racing_functions(header):
     return [name.split(".")[0] for name in match.groups() if name]
 
 
-def split_reports(reports, ours):
+def stack_functions(report):
+    """The functions of the report's access stacks, suffixes taken off."""
+    return [m.group(1).split(".")[0] for line in report[1:] if (m := FRAME.match(line))]
+
+
+def split_reports(reports, project):
     """(reports that count, stock code's data races) of a boot of a
-    kernel whose project functions are ours (defined_functions() of its
-    tree when it was built): KASAN, lockdep and other reports all
+    kernel whose project functions are project (defined_functions() of
+    its tree when it was built): KASAN, lockdep and other reports all
     count."""
     counted, stock = [], []
     for report in reports:
         racing = racing_functions(report[0])
-        (stock if racing and not any(n in ours for n in racing) else counted).append(report)
+        ours = (any(n in project.ours for n in racing)
+                or any(n in project.series for n in stack_functions(report)))
+        (stock if racing and not ours else counted).append(report)
     return counted, stock

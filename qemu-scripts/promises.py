@@ -29,6 +29,7 @@ import re
 import sys
 
 from guest import suite_source, suite_tests, suite_variants
+from mutant_header import header_promises, read_header, split_list
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
@@ -176,10 +177,6 @@ def read_table(path):
     return rows
 
 
-def split_list(cell):
-    return [c.strip() for c in cell.split(",") if c.strip() and c.strip() != "-"]
-
-
 def known_checks():
     """Every check a suite reports, as the table names them: sigio-test's
     as fixture.test, the atlas's sources as atlas.variant, the KUnit cases (the driver's and
@@ -207,19 +204,10 @@ def mutant_headers():
     """{mutant name: (promises, checks)} from mutants/*.patch."""
     mutants = {}
     for name in sorted(os.listdir(MUTANTS)):
-        if not name.endswith(".patch"):
-            continue
-        promises, checks = [], []
-        with open(os.path.join(MUTANTS, name)) as f:
-            for line in f:
-                if line.startswith("---"):
-                    break
-                key, _, value = line.partition(":")
-                if key == "Promises" and not value.strip().startswith("none:"):
-                    promises = split_list(value)
-                elif key == "Checks":
-                    checks = split_list(value)
-        mutants[name[:-len(".patch")]] = (promises, checks)
+        if name.endswith(".patch"):
+            fields = read_header(os.path.join(MUTANTS, name))
+            mutants[name[:-len(".patch")]] = (header_promises(fields),
+                                              split_list(fields.get("checks", "")))
     return mutants
 
 

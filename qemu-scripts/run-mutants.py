@@ -7,8 +7,10 @@ promises of docs/promises.md it breaks ("Promises:", IDs), the
 configuration to boot ("Boot:", a name from guest.DESIGNS), the
 checks to run ("Checks:", test names of sigio-test, passed as
 SIGIO_TEST_ONLY on the command line; variant names with "Suite:
-sigio-atlas", passed as SIGIO_ATLAS_ONLY; a name the suite's source
-does not have stops the run), if not the debug kernel, the
+sigio-atlas", passed as SIGIO_ATLAS_ONLY; KUnit case names with "Suite:
+kunit", judged from the console of a boot whose guest runs one quick
+check, for KUnit runs before /init; a name the suite's source does not
+have stops the run), if not the debug kernel, the
 kernel ("Kernel: kcsan" for a data race only KCSAN sees), if a kernel
 report is what kills it, the text its first line holds ("Report:") and,
 if the boot needs more on its command line, that ("Append:"). Each is
@@ -41,37 +43,52 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from guest import (BZIMAGE, DEFAULT_BUILD, DESIGNS, KERNELS, SUITES, Boot,
-                   boot_retrying_death, choose_accel, suite_selectable)
+from guest import (BZIMAGE, DEFAULT_BUILD, DESIGNS, KERNELS, KUNIT_SUITES, SUITES, Boot,
+                   boot_retrying_death, choose_accel, kunit_cases, suite_selectable)
 from kcsan_filter import defined_functions, split_reports
-from ktap import Tally
+from ktap import Tally, kunit_suites
+from bad_options import BAD_OPTIONS, bad_options_problems
+from expected import deterministic_missing, load_expected
+from mutant_header import read_header, split_list
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MUTANTS = os.path.join(HERE, "..", "mutants")
 LIB = os.path.join(HERE, "lib.sh")
+# the guest's suites, and the KUnit suites that run at boot: a kunit
+# mutant's Checks: are case names, judged from the console
+MUTANT_SUITES = (*SUITES, "kunit")
+# two checks of the runner's a sigio-test mutant may name: the Boot:
+# design's deterministic expected failures (the 2.6.0 behaviour the kit
+# shows) all happened; and, alone, the bad-options boot (bad_options.py,
+# its command line after the Boot: design's, no suite)
+EXPECTED_FAILURES = "expected_failures"
+BAD_OPTIONS_CHECK = "bad_options"
 
 
-def read_mutant(path):
-    fields = {}
-    with open(path) as f:
-        for line in f:
-            if not line.strip():
-                break
-            key, _, value = line.partition(": ")
-            fields[key.strip().lower()] = value.strip()
+def selectable(suite, tree):
+    if suite == "kunit":
+        return {case for source in KUNIT_SUITES.values() for case in kunit_cases(tree, source)}
+    if suite == "sigio-test":
+        return suite_selectable(suite) | {EXPECTED_FAILURES, BAD_OPTIONS_CHECK}
+    return suite_selectable(suite)
+
+
+def read_mutant(path, tree):
+    fields = read_header(path)
     fields.setdefault("kernel", "debug")
     fields.setdefault("append", "")
     fields.setdefault("suite", "sigio-test")
     fields.setdefault("report", "")
     missing = {"breaks", "promises", "boot", "checks"} - fields.keys()
     if (missing or fields["boot"] not in DESIGNS or fields["kernel"] not in KERNELS
-            or fields["suite"] not in SUITES):
+            or fields["suite"] not in MUTANT_SUITES):
         sys.exit(f"run-mutants: {path}: needs Breaks:, Promises:, Boot: (one of "
                  f"{', '.join(DESIGNS)}), Checks: and optionally Kernel: (one of "
-                 f"{', '.join(KERNELS)}), Suite: (one of {', '.join(SUITES)}), Report: and "
+                 f"{', '.join(KERNELS)}), Suite: (one of {', '.join(MUTANT_SUITES)}), Report: and "
                  "Append: before the diff")
-    fields["checks"] = [c.strip() for c in fields["checks"].split(",")]
-    unknown = set(fields["checks"]) - suite_selectable(fields["suite"])
+    fields["checks"] = split_list(fields["checks"])
+    unknown = set(fields["checks"]) - selectable(fields["suite"],
+                                                 os.path.join(tree, KERNELS[fields["kernel"]][0]))
     if unknown:
         sys.exit(f"run-mutants: {path}: Checks: names what {fields['suite']} does not have: "
                  f"{', '.join(sorted(unknown))}")
@@ -141,8 +158,6 @@ def build_mutant(args, name, fields, tree, path, log, kit):
     taken before the first mutant), or the run stops: the kernel booted
     would not be the mutant's."""
     objects = mutated_objects(tree, path)
-    for o, d in digests(o for o in objects if o not in kit).items():
-        kit[o] = d
     build(args.build, fields["kernel"], log, CCACHE_DISABLE="1")
     unchanged = [os.path.relpath(o, tree) for o, d in digests(objects).items() if d == kit[o]]
     if unchanged:
@@ -154,18 +169,40 @@ def judge(name, fields, args, ours, kernel, initrd, accel):
     """Boot a mutant's kernel (its bzImage and its tree's project
     functions, ours, taken apart from the tree, which the next mutant is
     built in meanwhile): (verdict(), why its first boot died or None)."""
+    # KUnit runs at boot, before /init: the guest then runs one quick check
+    suite, checks = ((fields["suite"], fields["checks"]) if fields["suite"] in SUITES
+                     else ("sigio-test", ["read_sizes"]))
+    checks = [c for c in checks if c != EXPECTED_FAILURES]
+    bad_options = checks == [BAD_OPTIONS_CHECK]
     # no kmemleak scans at the end (8 s a boot): no mutant is a leak
     append = " ".join(filter(None, [DESIGNS[fields["boot"]], KERNELS[fields["kernel"]][2],
-                                    fields["append"], f"sigmouse_suites={fields['suite']}",
-                                    f"{SUITES[fields['suite']]}={','.join(fields['checks'])}",
-                                    "sigmouse_leak_scan=0"]))
+                                    fields["append"]] + ([BAD_OPTIONS] if bad_options else [
+                                        f"sigmouse_suites={suite}",
+                                        f"{SUITES[suite]}={','.join(checks)}",
+                                        "sigmouse_leak_scan=0"])))
     boot, tally, died = boot_retrying_death(
-        lambda: Boot(os.path.join(args.build, "mutants", name), kernel, initrd, "test",
-                     append=append, smp=args.smp, accel=accel, timeout=args.timeout,
-                     echo_channel=False),
+        lambda: Boot(os.path.join(args.build, "mutants", name), kernel, initrd,
+                     "probe" if bad_options else "test", append=append, smp=args.smp,
+                     accel=accel, timeout=args.timeout, echo_channel=False),
         Tally)
     os.unlink(kernel)
+    if bad_options:
+        tally = Tally()
+        tally.failed = [f"{BAD_OPTIONS_CHECK}: {p}" for p in bad_options_problems(boot)]
+        tally.passed = [] if tally.failed else [BAD_OPTIONS_CHECK]
+    if fields["suite"] == "kunit":
+        tally = Tally()
+        for suite_tally in kunit_suites(boot.console_lines).values():
+            tally.passed += suite_tally.passed
+            tally.failed += suite_tally.failed
+            tally.skipped += suite_tally.skipped
     reports, _ = split_reports(boot.reports(), ours)
+    if EXPECTED_FAILURES in fields["checks"]:
+        linux = os.path.basename(os.path.normpath(args.build))
+        for what in deterministic_missing(load_expected(), (f"{linux}/{fields['boot']}",
+                                                            fields["boot"]),
+                                          [(f"splat: {r[0]}", r) for r in reports]):
+            tally.failed.append(f"{EXPECTED_FAILURES}: did not happen: {what}")
     return verdict(fields, tally, [r[0].split("] ", 1)[-1] for r in reports],
                    boot.timed_out and f"timeout after {args.timeout} s"), died
 
@@ -175,7 +212,7 @@ def verdict(fields, tally, reports, timeout):
     or (False, what happened instead)."""
     for name in tally.failed:
         name = name.split(" #")[0]
-        if set(name.split(".")) & set(fields["checks"]):
+        if set(name.split(":")[0].split(".")) & set(fields["checks"]):
             return True, name
     for first_line in reports:
         if fields["report"] and fields["report"] in first_line:
@@ -213,16 +250,27 @@ def main():
                                   if f.endswith(".patch"))
     # a mutant boots while the next one builds: the boot keeps less than
     # one of the two cores busy, the build's links one
-    judged, built, kit = [], set(), {}
+    # every header read first (a bad one stops the run before any build),
+    # and the kit's objects of every file a mutant patches taken before
+    # the first mutant: a mutant of a header rebuilds objects of files
+    # other mutants patch, and its revert leaves them built with it
+    mutants = []
+    for name in names:
+        fields = read_mutant(os.path.join(MUTANTS, f"{name}.patch"), args.build)
+        if args.kernel and fields["kernel"] not in args.kernel:
+            print(f"# run-mutants: {name}: not run, a {fields['kernel']} kernel mutant",
+                  flush=True)
+        else:
+            mutants.append((name, fields))
+    kit = digests({o for name, fields in mutants
+                   for o in mutated_objects(os.path.join(args.build,
+                                                         KERNELS[fields["kernel"]][0]),
+                                            os.path.join(MUTANTS, f"{name}.patch"))})
+    judged, built, changed = [], set(), []
     with ThreadPoolExecutor(1) as boots:
         try:
-            for name in names:
+            for name, fields in mutants:
                 path = os.path.join(MUTANTS, f"{name}.patch")
-                fields = read_mutant(path)
-                if args.kernel and fields["kernel"] not in args.kernel:
-                    print(f"# run-mutants: {name}: not run, a {fields['kernel']} kernel mutant",
-                          flush=True)
-                    continue
                 print(f"# run-mutants: {name}: {fields['breaks']}", flush=True)
                 tree = os.path.join(args.build, KERNELS[fields["kernel"]][0])
                 kernel = os.path.join(args.build, "mutants", name, "bzImage")
@@ -243,9 +291,6 @@ def main():
                 print(f"# run-mutants: rebuilding the kit's {kernel} kernel", flush=True)
                 build(args.build, kernel, log, CCACHE_DISABLE="1")
             changed = [o for o, d in digests(kit).items() if d != kit[o]]
-            if changed:
-                sys.exit(f"run-mutants: {', '.join(changed)} differ from the kit's after the "
-                         "rebuild: the kit's kernel is not as it was")
     rows = [(name, boot, *judgement.result()) for name, boot, judgement in judged]
 
     print()
@@ -254,6 +299,9 @@ def main():
     for name, boot, (killed, what), died in rows:
         retried = f" (booted twice: the first boot died before /init: {died})" if died else ""
         print(f"| {name} | {boot} | {what if killed else 'SURVIVED: ' + what}{retried} |")
+    if changed:
+        sys.exit(f"run-mutants: {', '.join(changed)} differ from the kit's after the "
+                 "rebuild: the kit's kernel is not as it was")
     survivors = [name for name, _, (killed, _), _ in rows if not killed]
     print(f"\nrun-mutants: {len(rows) - len(survivors)} of {len(rows)} mutants killed"
           + (f"; survived: {', '.join(survivors)}" if survivors else ""))

@@ -41,14 +41,16 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from guest import (BZIMAGE, DEFAULT_BUILD, DESIGNS as CONFIGS, KERNELS, SUITES, Boot,
-                   boot_retrying_death, choose_accel, suite_source, suite_tests,
-                   suite_variants)
+from guest import (BZIMAGE, DEFAULT_BUILD, DESIGNS as CONFIGS, KERNELS, KUNIT_SUITES, SUITES,
+                   Boot, boot_retrying_death, choose_accel, kunit_cases, suite_source,
+                   suite_tests, suite_variants)
+from atlas_report import report_path, stale_problems
+from bad_options import BAD_OPTIONS, bad_options_problems
+from expected import deterministic_missing, load_expected, matches
 from kcsan_filter import defined_functions, split_reports
 from ktap import Suites, Tally, kunit_suites
 from person_test import TESTS as PERSON_TESTS
 HERE = os.path.dirname(os.path.abspath(__file__))
-EXPECTED = os.path.join(HERE, "expected-failures.txt")
 # every boot runs the node's suite, a whole debug boot the atlas too:
 # the debug kernel alone has the atlas's sources
 NODE_SUITE = "sigio-test"
@@ -68,10 +70,6 @@ ATLAS_DESIGNS = ("rcu",)
 # every design; --all (make test-all) boots every kernel under every
 # design, the atlas in each
 TEST_SPLIT = {"6.12": ("rcu", "waitqueue")}
-# the KUnit suites every kernel with the series runs at boot, before
-# /init, and their sources in the kernel tree (the cases counted there)
-KUNIT_SUITES = {"sigmouse": "drivers/input/sigmouse_kunit.c",
-                "fasync": "fs/fasync_kunit.c"}
 KCSAN_CHECKS = ("fasync_churn_during_delivery", "stress_ng_beside_stream",
                 "fuzz_then_node_works", "teardown_during_delivery",
                 "pipe_teardown_during_delivery", "many_opens_one_list")
@@ -88,50 +86,6 @@ def suite_size(suite, only=None):
     for fixture, _ in suite_variants(text):
         variants[fixture] = variants.get(fixture, 0) + 1
     return sum(n * variants.get(fixture, 1) for fixture, n in tests.items())
-
-
-def kunit_size(tree, source):
-    """Cases in a KUnit suite's source."""
-    with open(os.path.join(tree, source)) as f:
-        return len(re.findall(r"^\s*KUNIT_CASE\w*\(", f.read(), re.M))
-
-
-def load_expected():
-    """config -> [(kind, what, why)], from expected-failures.txt; kind is
-    0 for a deterministic failure, N for a race (N boots without a hit
-    fail)."""
-    expected = {}
-    with open(EXPECTED) as f:
-        for number, line in enumerate(f, 1):
-            if line.strip() and not line.startswith("#"):
-                config, kind, what, why = (field.strip() for field in line.split(" | ", 3))
-                if kind == "deterministic":
-                    misses = 0
-                elif re.fullmatch(r"race [1-9]\d*", kind):
-                    misses = int(kind.split()[1])
-                else:
-                    sys.exit(f"{EXPECTED}:{number}: kind {kind!r}: 'deterministic' or 'race N'")
-                expected.setdefault(config, []).append((misses, what, why))
-    return expected
-
-
-def matches(what, problem, body):
-    """Whether an expected-failures entry names this problem.
-
-    "test: <name>" names a failed test; "splat: <header> + <text> + ..."
-    a report whose first line holds the header and whose lines hold each
-    text (the locks, say), so that another report with the same header is
-    not taken for it. "<header> or <header>": lockdep names one finding
-    by whichever of its two lock orders it saw first.
-    """
-    kind, _, text = what.partition(": ")
-    if kind == "test":
-        return problem == f"not ok: {text}"
-    if kind == "splat" and problem.startswith("splat: "):
-        headers, *needed = (t.strip() for t in text.split(" + "))
-        return (any(h in problem for h in headers.split(" or "))
-                and all(any(n in line for line in body) for n in needed))
-    return False
 
 
 def boot_workdir(build, name):
@@ -179,7 +133,7 @@ def run_config(name, append, args, build, tree, initrd, accel, sizes):
     for suite, source in KUNIT_SUITES.items():
         tally = suites.tallies[f"kunit {suite}"] = kunit.get(suite, Tally())
         problems += [(f"kunit {suite}: {p}", [])
-                     for p in ktap_problems(tally, kunit_size(tree, source))]
+                     for p in ktap_problems(tally, len(kunit_cases(tree, source)))]
     counted, stock = split_reports(boot.reports(), defined_functions(tree))
     heading += without_lockdep(name, boot)
     problems += [(f"splat: {report[0]}", report) for report in counted]
@@ -280,13 +234,9 @@ def read_person_test(build):
                       os.path.join(build, "initramfs.cpio.gz")])
 
 
-BAD_OPTIONS = "fasync_lock=bogus fasync_lock=rwlock fasync_lock=rcu sigmouse.notify=bogus"
-
 
 def check_bad_options(args, build, initrd, accel):
-    """Unknown values on the command line: said at boot, defaults kept;
-    the last fasync_lock= is the one that counts (the rwlock before it
-    would otherwise)."""
+    """Unknown values on the command line (bad_options.py)."""
     kernel = os.path.join(build, KERNELS["debug"][0], BZIMAGE)
     boot, _, died = boot_retrying_death(
         lambda: Boot(os.path.join(build, "test", "bad-options"), kernel, initrd, "probe",
@@ -297,14 +247,7 @@ def check_bad_options(args, build, initrd, accel):
     if died:
         print(f"# run-tests: bad-options: booted twice: the first boot died before /init "
               f"({died})", flush=True)
-    wanted = ("fasync: unknown fasync_lock=bogus, keeping rcu", "fasync: fasync_lock=rcu",
-              "`bogus' invalid for parameter `sigmouse.notify'")
-    problems = [f"no \"{w}\" in the console" for w in wanted
-                if not any(w in line for line in boot.console_lines)]
-    if boot.exit_status != 0:
-        problems.append("the guest did not reach /init")
-    problems += [f"splat: {report[0]}" for report in boot.reports()]
-    return problems
+    return bad_options_problems(boot)
 
 
 def judge(name, problems, expected, workdir):
@@ -325,11 +268,12 @@ def judge(name, problems, expected, workdir):
             fresh.append(problem)
     for p, why in xfail:
         print(f"# run-tests: {name}: expected failure: {p}\n#   why: {why}")
+    fresh += [f"the deterministic expected failure did not happen: {what}"
+              for what in deterministic_missing(expected, (name, name.split("/", 1)[1]),
+                                                problems)]
     misses = read_race_misses(workdir)
     for allowed, what, _ in known:
         if not allowed:
-            if what not in hits:
-                fresh.append(f"the deterministic expected failure did not happen: {what}")
             continue
         misses[what] = 0 if what in hits else misses.get(what, 0) + 1
         print(f"# run-tests: {name}: race fired {hits.get(what, 0)} times this boot, "
@@ -416,7 +360,7 @@ def main():
     expected = load_expected()
     # what this run boots: (name, kernel command line, build, tree,
     # initramfs, suites' sizes)
-    configs = []
+    configs, atlas_boots = [], []
     for build in builds:
         linux = os.path.basename(os.path.normpath(build))
         initrd = os.path.join(build, "initramfs.cpio.gz")
@@ -445,6 +389,8 @@ def main():
                          and (args.all or args.config or
                               (design in ATLAS_DESIGNS and linux not in TEST_SPLIT)))
                 suites = list(SUITES) if atlas else [NODE_SUITE]
+                if atlas and not args.all:
+                    atlas_boots.append((build, design))
                 sizes = {s: suite_size(s, checks if s == NODE_SUITE else None) for s in suites}
                 name = f"{linux}/{design}" if kernel == "debug" else f"{linux}/{kernel}/{design}"
                 append = " ".join(filter(None, [
@@ -488,6 +434,16 @@ def main():
             for _, _, future in running:
                 future.cancel()
             raise
+
+    # the committed atlas report held against each boot of the atlas;
+    # make test-all makes the report again, from every design's boot
+    for build, design in atlas_boots:
+        linux = os.path.basename(os.path.normpath(build))
+        problems = stale_problems(build, design, report_path(os.path.join(HERE, ".."), linux))
+        unexpected += [f"{linux}/atlas-report: {p}" for p in problems]
+        passed += not problems
+        rows.append((f"{linux}/atlas-report", int(not problems), int(bool(problems)), 0, 0,
+                     "FAIL" if problems else "pass"))
 
     if whole:
         for build in builds:

@@ -11,7 +11,7 @@ import os
 import tempfile
 import unittest
 
-from atlas_report import build_rows, read_boot, render
+from atlas_report import build_rows, read_boot, render, report_problems
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXCERPT = os.path.join(HERE, "testdata", "atlas-channel-excerpt.log")
@@ -44,10 +44,43 @@ class AtlasReportTest(unittest.TestCase):
                   for r, n, v, w in results]
         rows = build_rows({"rcu": results, "rwlock": failed})
         self.assertEqual(["pipe_read_data", "pipe_read_hangup"], list(rows))
-        text = render(rows, ["rcu", "rwlock"], "a test")
+        text = render(rows, ["rcu", "rwlock"], "a test", "6.1")
         self.assertIn("1 sources, 2 events driven, 0 variants skipped, 1 findings.", text)
         self.assertIn("| rcu: ok, rwlock: not ok |", text)
         self.assertIn("`fs/pipe.c: pipe_release()`", text)
+
+
+    def report_of(self, boots):
+        path = os.path.join(self.enterContext(tempfile.TemporaryDirectory()), "report.md")
+        with open(path, "w") as f:
+            f.write(render(build_rows(boots), list(boots), "a test", "6.1"))
+        return path
+
+    def test_report_matches_its_boot(self):
+        results = read_boot(EXCERPT)
+        failed = [(r, n, "not ok" if n.endswith("no_owner") else v, w)
+                  for r, n, v, w in results]
+        path = self.report_of({"rcu": results, "rwlock": failed})
+        self.assertEqual([], report_problems(results, "rcu", path))
+        self.assertEqual([], report_problems(failed, "rwlock", path))
+
+    def test_stale_report_fails(self):
+        results = read_boot(EXCERPT)
+        path = self.report_of({"rcu": results})
+        # a check that fails now, a row the boot no longer drives, a skip
+        failed = [(r, n, "not ok" if n.endswith("pipe_read_data.no_owner") else v, w)
+                  for r, n, v, w in results]
+        self.assertEqual(["pipe_read_data: no_owner reads 'ok', rcu's boot 'not ok'"],
+                         report_problems(failed, "rcu", path))
+        self.assertIn("a row for pipe, the last writer closes, which the boot did not drive",
+                      report_problems(results[:6], "rcu", path))
+        skipped = [(None if "hangup" in n else r, n, "skip" if "hangup" in n else v, "gone")
+                   for r, n, v, w in results]
+        problems = report_problems(skipped, "rcu", path)
+        self.assertIn("skipped: the boot ['pipe_read_hangup'], the report []", problems)
+        observed = [({**r, "observed": None}, n, v, w) for r, n, v, w in results]
+        self.assertTrue(any("the row reads" in p
+                            for p in report_problems(observed, "rcu", path)))
 
 
 if __name__ == "__main__":

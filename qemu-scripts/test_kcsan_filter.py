@@ -43,6 +43,16 @@ class KcsanFilterTest(unittest.TestCase):
         report = saved("testdata/kcsan-project-quick-test.txt")
         self.assertEqual(split_reports([report], OURS), ([report], []))
 
+    def test_race_reached_through_the_series_counts(self):
+        # the stock race's report, its access reached through the driver
+        report = saved("testdata/kcsan-stock-tlb-flush.txt")
+        at = report.index("[   17.468598]  asm_exc_page_fault+0x22/0x30")
+        through = report[:at] + ["[   17.468598]  sigmouse_read+0x1a/0x2c0"] + report[at:]
+        self.assertEqual(split_reports([through], OURS), ([through], []))
+        # the input core's frames alone are not the series'
+        through = report[:at] + ["[   17.468598]  input_event+0x5d/0x80"] + report[at:]
+        self.assertEqual(split_reports([through], OURS), ([], [through]))
+
     def test_other_reports_count(self):
         report = saved("../docs/findings/rwlock-irq-lock-inversion.txt")
         self.assertEqual(split_reports([report], OURS), ([report], []))
