@@ -2,22 +2,30 @@
 # initramfs, qemu-scripts/ build and boot it all. Everything built lives
 # in build/, each kernel's in build/<version>/.
 
+# One name per setting, in make, shell and Python alike: VERSION (the
+# kernel; SIGMOUSE_VERSION in the scripts' environment, --version in
+# Python), the flavour of kernel (debug, kcsan, bench, stock;
+# SIGMOUSE_FLAVOUR, --flavour), the design (rwlock, rcu-global, rcu,
+# waitqueue; --design), BUILD_DIR, WALK (SIGMOUSE_WALK), SMP (--smp).
+
 # the kernel make run, make bench and the other targets build and boot:
 # Debian's linux-source-6.1 or linux-source-6.12 (make test covers both)
-KERNEL ?= 6.1
-export SIGMOUSE_LINUX := $(KERNEL)
-# one setting for every build output: BUILD here, BUILD_DIR in the scripts
-BUILD ?= build
-export BUILD_DIR := $(abspath $(BUILD))
+VERSION ?= 6.1
+export SIGMOUSE_VERSION := $(VERSION)
+# every build output, each kernel's in $(BUILD_DIR)/<version>; absolute,
+# for the scripts wherever they run
+BUILD_DIR ?= build
+override BUILD_DIR := $(abspath $(BUILD_DIR))
+export BUILD_DIR
 # this kernel's build outputs
-KBUILD := $(BUILD_DIR)/$(KERNEL)
+KBUILD := $(BUILD_DIR)/$(VERSION)
 PYTHON := python3
 SCRIPTS := qemu-scripts
-# make test's split: every configuration on the first kernel, the rest
+# make test's split: every design on the first kernel, the rest
 # on the second (TEST_SPLIT in run-tests.py says which designs), which
-# make test-all gives every configuration too
-FULL_KERNEL := 6.1
-SPLIT_KERNEL := 6.12
+# make test-all gives every design too
+FULL_VERSION := 6.1
+SPLIT_VERSION := 6.12
 
 .PHONY: help all deps kernel kcsan-kernel initramfs run person test test-all test-full test-split check check-host check-kernel series check-series disasm mutants fuzz bench bench-one bench-smoke boot-deaths atlas-report kunit clean
 
@@ -27,12 +35,12 @@ SPLIT_KERNEL := 6.12
 # every target, one line each, with what it costs on a 2-core machine
 # under TCG (docs/measurements.md has each figure's command and revision)
 help:
-	@echo 'make TARGET [KERNEL=6.1|6.12]   (the kernel; 6.1 unless given)'
+	@echo 'make TARGET [VERSION=6.1|6.12]   (the kernel; 6.1 unless given)'
 	@echo '  help          this list; builds nothing'
 	@echo '  run           boot the guest, one SIGIO line per mouse packet; first time: deps, kernel, initramfs'
 	@echo '  test          what CI runs: both kernels, every kind of check; cold about 44 min, warm about 22'
 	@echo '  test-all      every configuration on every kernel and sanitizer; about 3 hours cold'
-	@echo '  test-full     make test'"'"'s builds and checks on KERNEL, no suite boots (make test boots them)'
+	@echo '  test-full     make test'"'"'s builds and checks on VERSION, no suite boots (make test boots them)'
 	@echo '  test-split    make test'"'"'s 6.12 part, no suite boots: check, check-series, initramfs'
 	@echo '  person        make run used as a person would: window under Xvfb, terminal on a pty; about 3 min'
 	@echo '  check         check-host, then check-kernel'
@@ -47,9 +55,9 @@ help:
 	@echo '  check-series  checks of that series; WALK=no 1.5 min, WALK=dirs about 6, WALK=yes (default) 23 cold'
 	@echo '  disasm        stock kill_fasync() beside the patched one in the bench tree; about 1 min'
 	@echo '  mutants       every mutant in mutants/ must be killed; about 37 s each (MUTANTS=names picks)'
-	@echo '  fuzz          the syscall fuzzer for SECONDS (60) per boot; builds the KCSAN kernel first'
+	@echo '  fuzz          the syscall fuzzer for FUZZ_SECONDS (60) per boot; builds the KCSAN kernel first'
 	@echo '  bench         the benchmarks on both kernels, side by side; 40 min with its kernel builds'
-	@echo '  bench-one     the benchmarks on KERNEL: bench and stock kernels, 23 boots; about 9 min once built'
+	@echo '  bench-one     the benchmarks on VERSION: bench and stock kernels, 23 boots; about 9 min once built'
 	@echo '  bench-smoke   a seconds-long bench run to keep make bench working; about 2.5 min'
 	@echo '  boot-deaths   how often a guest dies while its kernel patches its text; BOOTS (20) of each mode'
 	@echo '  atlas-report  docs/sigio-atlas-<version>.md from the last make test-all'"'"'s boots; seconds'
@@ -69,19 +77,19 @@ initramfs: kernel
 
 # the data-race kernel: KCSAN instead of KASAN and lockdep
 kcsan-kernel: deps
-	@SIGMOUSE_KERNEL=kcsan sh $(SCRIPTS)/build-kernel.sh
+	@SIGMOUSE_FLAVOUR=kcsan sh $(SCRIPTS)/build-kernel.sh
 
 # boot the guest and show a SIGIO line per mouse packet: at a terminal the
 # guest runs with a shell until you end it, otherwise the host moves the
 # mice for RUN_SECONDS; DISPLAY set opens QEMU's window
 run: initramfs
-	@$(PYTHON) $(SCRIPTS)/run.py --build $(KBUILD)
+	@$(PYTHON) $(SCRIPTS)/run.py --version $(VERSION)
 
 # make run used as a person would: its window under Xvfb, the X pointer
 # moved by xdotool, then its terminal on a pty (person_test.py); its
 # KTAP in build/<version>/person/ktap, which run-tests.py counts
 person: initramfs
-	@$(PYTHON) $(SCRIPTS)/person_test.py --build $(KBUILD)
+	@$(PYTHON) $(SCRIPTS)/person_test.py --version $(VERSION)
 
 # make test, both kernels under the split: on 6.1 every kind of check
 # (make test-full without the prefix walk, whose last prefix is the
@@ -102,22 +110,22 @@ person: initramfs
 # Either part failing, or an interrupt, ends the other. test-full does
 # not make the kernel again (-o kernel): kbuild took 16 s to find
 # nothing to do
-SPLIT_LOG = $(BUILD_DIR)/$(SPLIT_KERNEL)/test-split.log
+SPLIT_LOG = $(BUILD_DIR)/$(SPLIT_VERSION)/test-split.log
 test:
-	@$(MAKE) --no-print-directory KERNEL=$(FULL_KERNEL) kernel
+	@$(MAKE) --no-print-directory VERSION=$(FULL_VERSION) kernel
 	@mkdir -p $(dir $(SPLIT_LOG)); \
 	setsid sh -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 "$$@"' sh \
-		$(MAKE) --no-print-directory KERNEL=$(SPLIT_KERNEL) WALK=no test-split \
+		$(MAKE) --no-print-directory VERSION=$(SPLIT_VERSION) WALK=no test-split \
 		>$(SPLIT_LOG) 2>&1 & split=$$!; \
 	trap 'kill -TERM -$$split 2>/dev/null' EXIT INT TERM; \
-	$(MAKE) --no-print-directory -o kernel KERNEL=$(FULL_KERNEL) WALK=no \
+	$(MAKE) --no-print-directory -o kernel VERSION=$(FULL_VERSION) WALK=no \
 		MUTANTS="$(QUICK_MUTANTS)" test-full person || exit; \
-	echo "make test: $(FULL_KERNEL)'s part done; $(SPLIT_KERNEL)'s, from $(SPLIT_LOG):"; \
+	echo "make test: $(FULL_VERSION)'s part done; $(SPLIT_VERSION)'s, from $(SPLIT_LOG):"; \
 	wait $$split; status=$$?; trap - EXIT INT TERM; cat $(SPLIT_LOG); exit $$status
 	@$(PYTHON) $(SCRIPTS)/run-tests.py \
-		--build $(BUILD_DIR)/$(FULL_KERNEL) --build $(BUILD_DIR)/$(SPLIT_KERNEL)
+		--version $(FULL_VERSION) --version $(SPLIT_VERSION)
 
-# every kind of check on KERNEL, built: sparse and the host scripts'
+# every kind of check on VERSION, built: sparse and the host scripts'
 # tests, the exported series' checks (git am, checkpatch, its prefixes
 # built one by one in the bench tree, whose last stop is the bench
 # kernel), the default path's disassembly against stock and a
@@ -138,23 +146,23 @@ test-split: check check-series initramfs
 # (its own build) with the suite's stress checks under all four designs
 # and its mutant, and the bench smoke against stock
 test-all:
-	@for k in $(FULL_KERNEL) $(SPLIT_KERNEL); do \
-		$(MAKE) --no-print-directory KERNEL=$$k STOCK=1 MUTANT_KERNELS="debug kcsan" \
+	@for v in $(FULL_VERSION) $(SPLIT_VERSION); do \
+		$(MAKE) --no-print-directory VERSION=$$v STOCK=1 MUTANT_FLAVOURS="debug kcsan" \
 			test-full kcsan-kernel || exit; \
 	done
-	@$(MAKE) --no-print-directory KERNEL=$(FULL_KERNEL) person
+	@$(MAKE) --no-print-directory VERSION=$(FULL_VERSION) person
 	@$(PYTHON) $(SCRIPTS)/run-tests.py --all \
-		--build $(BUILD_DIR)/$(FULL_KERNEL) --build $(BUILD_DIR)/$(SPLIT_KERNEL); \
-	status=$$?; for k in $(FULL_KERNEL) $(SPLIT_KERNEL); do \
-		$(MAKE) --no-print-directory KERNEL=$$k atlas-report || status=1; \
+		--version $(FULL_VERSION) --version $(SPLIT_VERSION); \
+	status=$$?; for v in $(FULL_VERSION) $(SPLIT_VERSION); do \
+		$(MAKE) --no-print-directory VERSION=$$v atlas-report || status=1; \
 	done; exit $$status
 
-# the suite must kill every mutant in mutants/ of the kernels
-# MUTANT_KERNELS names: each built into that kernel's tree in turn,
+# the suite must kill every mutant in mutants/ of the flavours of kernel
+# MUTANT_FLAVOURS names: each built into that kernel's tree in turn,
 # booted with its checks, judged and reverted. make test leaves out the
 # KCSAN kernel's (a 250 s boot and two rebuilds: CI's hour), make
 # test-all runs it
-MUTANT_KERNELS ?= debug
+MUTANT_FLAVOURS ?= debug
 # MUTANTS=names: only those (make test's: one for each way the suite
 # kills a mutant: a signal check on the node, the wait-queue design, a
 # design's walk in fs/fcntl.c, the hangup, a kernel report under fault
@@ -164,19 +172,19 @@ MUTANT_KERNELS ?= debug
 QUICK_MUTANTS := 01-no-kill-fasync 02-unkeyed-wakeup 04-hangup-poll-in \
 	05-first-subscriber-only 14-open-unchecked-alloc 17-msg-band-without-pollmsg \
 	18-info-name-after-unlock 19-sigio-perm-ignores-uids
-mutants: initramfs $(if $(filter kcsan,$(MUTANT_KERNELS)),kcsan-kernel)
-	@$(PYTHON) $(SCRIPTS)/run-mutants.py --build $(KBUILD) \
-		$(foreach k,$(MUTANT_KERNELS),--kernel $(k)) $(MUTANTS)
+mutants: initramfs $(if $(filter kcsan,$(MUTANT_FLAVOURS)),kcsan-kernel)
+	@$(PYTHON) $(SCRIPTS)/run-mutants.py --version $(VERSION) \
+		$(foreach f,$(MUTANT_FLAVOURS),--flavour $(f)) $(MUTANTS)
 
-# the syscall fuzzer for SECONDS (make test runs it for 10) under every
-# design on the debug kernel, rcu on the KCSAN kernel;
+# the syscall fuzzer for FUZZ_SECONDS (make test runs it for 10) under
+# every design on the debug kernel, rcu on the KCSAN kernel;
 # SEED=S replays a seed it printed
-SECONDS ?= 60
+FUZZ_SECONDS ?= 60
 fuzz: initramfs kcsan-kernel
-	@$(PYTHON) $(SCRIPTS)/run-tests.py --build $(KBUILD) --kernel debug --kernel kcsan \
+	@$(PYTHON) $(SCRIPTS)/run-tests.py --version $(VERSION) --flavour debug --flavour kcsan \
 		--only fuzz_then_node_works \
-		--timeout $$(($(SECONDS) + 900)) \
-		--append "SIGMOUSE_FUZZ_SECONDS=$(SECONDS)$(if $(SEED), SIGMOUSE_FUZZ_SEED=$(SEED))"
+		--timeout $$(($(FUZZ_SECONDS) + 900)) \
+		--append "SIGMOUSE_FUZZ_SECONDS=$(FUZZ_SECONDS)$(if $(SEED), SIGMOUSE_FUZZ_SEED=$(SEED))"
 
 
 # a seconds-long bench run to keep make bench working: after the whole
@@ -189,34 +197,34 @@ DEBUG_BZIMAGE = $(KBUILD)/linux/arch/x86/boot/bzImage
 WHOLE_WALK = $(filter yes,$(WALK))
 SMOKE_BZIMAGE = $(if $(WHOLE_WALK),$(BENCH_BZIMAGE),$(DEBUG_BZIMAGE))
 bench-smoke: initramfs series
-	@$(if $(WHOLE_WALK),SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/build-kernel.sh,:)
-	@$(if $(STOCK),SIGMOUSE_KERNEL=stock sh $(SCRIPTS)/build-kernel.sh,:)
-	@$(PYTHON) $(SCRIPTS)/run-bench.py --build $(KBUILD) --smoke --kernel $(SMOKE_BZIMAGE) \
-		$(if $(STOCK),,--stock-kernel $(SMOKE_BZIMAGE)) >$(KBUILD)/bench-smoke.log || \
+	@$(if $(WHOLE_WALK),SIGMOUSE_FLAVOUR=bench sh $(SCRIPTS)/build-kernel.sh,:)
+	@$(if $(STOCK),SIGMOUSE_FLAVOUR=stock sh $(SCRIPTS)/build-kernel.sh,:)
+	@$(PYTHON) $(SCRIPTS)/run-bench.py --version $(VERSION) --smoke --bzimage $(SMOKE_BZIMAGE) \
+		$(if $(STOCK),,--stock-bzimage $(SMOKE_BZIMAGE)) >$(KBUILD)/bench-smoke.log || \
 		{ tail -20 $(KBUILD)/bench-smoke.log; exit 1; }
 	@echo "bench smoke: ok ($(KBUILD)/bench-smoke.log)"
 
 # the benchmarks on both kernels, one run each, then side by side
-# (build/bench-kernels.md); with KERNEL= given, on that kernel only
-ifeq ($(origin KERNEL),file)
+# (build/bench-kernels.md); with VERSION= given, on that kernel only
+ifeq ($(origin VERSION),file)
 bench:
-	@for k in $(FULL_KERNEL) $(SPLIT_KERNEL); do \
-		$(MAKE) --no-print-directory KERNEL=$$k bench-one || exit; \
+	@for v in $(FULL_VERSION) $(SPLIT_VERSION); do \
+		$(MAKE) --no-print-directory VERSION=$$v bench-one || exit; \
 	done
 	@$(PYTHON) $(SCRIPTS)/run-bench.py --out $(BUILD_DIR)/bench-kernels.md \
-		--kernels $(BUILD_DIR)/$(FULL_KERNEL) $(BUILD_DIR)/$(SPLIT_KERNEL)
+		--versions $(FULL_VERSION) $(SPLIT_VERSION)
 else
 bench: bench-one
 endif
 
-# the benchmarks on KERNEL, on a kernel without the debug options (the
+# the benchmarks on VERSION, on a kernel without the debug options (the
 # series' head in the tree make check-series walks) and on stock with
 # the same configuration (the control); SMP=N vCPUs
 bench-one: series
-	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/build-kernel.sh
-	@SIGMOUSE_KERNEL=stock sh $(SCRIPTS)/build-kernel.sh
-	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/build-initramfs.sh
-	@$(PYTHON) $(SCRIPTS)/run-bench.py --build $(KBUILD) $(if $(SMP),--smp $(SMP))
+	@SIGMOUSE_FLAVOUR=bench sh $(SCRIPTS)/build-kernel.sh
+	@SIGMOUSE_FLAVOUR=stock sh $(SCRIPTS)/build-kernel.sh
+	@SIGMOUSE_FLAVOUR=bench sh $(SCRIPTS)/build-initramfs.sh
+	@$(PYTHON) $(SCRIPTS)/run-bench.py --version $(VERSION) $(if $(SMP),--smp $(SMP))
 
 # make check: first what needs no kernel build (the host scripts' tests,
 # the promise table), then what needs the debug kernel's tree (sparse,
@@ -242,13 +250,13 @@ series: deps
 # .kunitconfig, the documentation
 WALK ?= yes
 check-series: series kernel
-	@SIGMOUSE_SERIES_WALK=$(WALK) sh $(SCRIPTS)/check-series.sh
+	@SIGMOUSE_WALK=$(WALK) sh $(SCRIPTS)/check-series.sh
 
 # stock kill_fasync() next to the patched one, in the bench tree;
 # fails unless the empty-list path is stock apart from NOPs
 disasm: series
-	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/build-kernel.sh fs/fcntl.o
-	@SIGMOUSE_KERNEL=bench sh $(SCRIPTS)/disasm.sh
+	@SIGMOUSE_FLAVOUR=bench sh $(SCRIPTS)/build-kernel.sh fs/fcntl.o
+	@SIGMOUSE_FLAVOUR=bench sh $(SCRIPTS)/disasm.sh
 
 # the series' KUnit suites as kernel developers run them: kunit.py run
 # in make series' repository with every .kunitconfig the series adds,
@@ -259,18 +267,19 @@ kunit: series
 
 # how often a guest dies while its kernel patches its own text, under
 # multi- and single-threaded TCG: BOOTS boots of each, the fasync
-# tracepoint switched under a pipe flood for SECONDS, and plain boots
+# tracepoint switched under a pipe flood for TEXT_POKE_SECONDS (20),
+# and plain boots
 BOOTS ?= 20
 boot-deaths: initramfs
-	@$(PYTHON) $(SCRIPTS)/boot-deaths.py --build $(KBUILD) --boots $(BOOTS) \
-		$(if $(filter command line environment,$(origin SECONDS)),--seconds $(SECONDS))
+	@$(PYTHON) $(SCRIPTS)/boot-deaths.py --version $(VERSION) --boots $(BOOTS) \
+		$(if $(TEXT_POKE_SECONDS),--text-poke-seconds $(TEXT_POKE_SECONDS))
 
 # docs/sigio-atlas-<version>.md from the atlas's results in the last
 # make test-all's boots (build/<version>/test/<design>/channel.log);
 # make test holds the committed report against its own atlas boot
 atlas-report:
-	@$(PYTHON) $(SCRIPTS)/atlas_report.py --build $(KBUILD) \
-		--output docs/sigio-atlas-$(KERNEL).md
+	@$(PYTHON) $(SCRIPTS)/atlas_report.py --version $(VERSION) \
+		--output docs/sigio-atlas-$(VERSION).md
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD_DIR)

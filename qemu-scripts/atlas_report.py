@@ -26,7 +26,8 @@ import os
 import re
 import sys
 
-from guest import DEFAULT_BUILD, DESIGNS, suite_source, suite_tests, suite_variants
+from guest import (DESIGNS, add_version_argument, build_folder, suite_source, suite_tests,
+                   suite_variants)
 from ktap import RESULT, SUITE as SUITE_LINE
 
 ATLAS = re.compile(r"^# atlas: (\{.*\})$")
@@ -246,21 +247,22 @@ def report_problems(results, design, path):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--build", default=DEFAULT_BUILD)
+    add_version_argument(parser)
     parser.add_argument("--output", default="-")
     args = parser.parse_args()
-    linux = os.path.basename(os.path.normpath(args.build))
+    build = build_folder(args.version)
     boots = {}
     for design in DESIGNS:
-        path = boot_log(args.build, design)
+        path = boot_log(build, design)
         results = read_boot(path) if os.path.exists(path) else []
         if not results:
             sys.exit(f"atlas_report: no sigio-atlas results in {path}: run make test-all first")
         boots[design] = results
-    revision = os.path.join(args.build, "test", "revision")
+    revision = os.path.join(build, "test", "revision")
     with open(revision) if os.path.exists(revision) else open(os.devnull) as f:
         commit = f.read().strip() or "an unknown commit"
-    text = render(build_rows(boots), list(DESIGNS), f"the last test run (at {commit})", linux)
+    text = render(build_rows(boots), list(DESIGNS), f"the last test run (at {commit})",
+                  args.version)
     if args.output == "-":
         sys.stdout.write(text)
     else:

@@ -17,7 +17,7 @@ kit's default) and single-threaded (one host thread running every vCPU
 in turn, where no vCPU runs while another writes code).
 
 Workloads: "churn" runs text-poke-churn (the fasync tracepoint switched
-on and off for --seconds while every other vCPU floods a subscribed
+on and off for --text-poke-seconds while every other vCPU floods a subscribed
 pipe), "boot" only boots to /init and powers off. Each boot is judged
 dead when the kernel reported anything or the guest never reached the
 end of its init. The table gives, per mode and workload, the boots, the
@@ -31,7 +31,7 @@ import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from guest import BZIMAGE, DEFAULT_BUILD, KERNELS, Boot
+from guest import BZIMAGE, FLAVOURS, Boot, add_version_argument, build_folder
 
 # mode -> QEMU's -accel value
 MODES = {"multi": "tcg,thread=multi", "single": "tcg,thread=single"}
@@ -57,15 +57,15 @@ def one_boot(args, kernel, initrd, mode, workload, n):
     """Boot once: (mode, workload, why it died or None)."""
     run, rest = WORKLOADS[workload]
     boot = Boot(os.path.join(args.out, f"{mode}-{workload}-{n:03d}"), kernel, initrd, run,
-                append=rest.format(seconds=args.seconds), smp=args.smp, accel=MODES[mode],
-                timeout=args.seconds + 300, echo_channel=False)
+                append=rest.format(seconds=args.text_poke_seconds), smp=args.smp, accel=MODES[mode],
+                timeout=args.text_poke_seconds + 300, echo_channel=False)
     boot.start()
     boot.serve()
     reports = boot.reports()
     if reports:
         return mode, workload, reports[0][0].split("] ", 1)[-1]
     if boot.timed_out:
-        return mode, workload, f"timeout after {args.seconds + 300} s"
+        return mode, workload, f"timeout after {args.text_poke_seconds + 300} s"
     if boot.exit_status is None:
         return mode, workload, "the guest ended before its init did"
     return mode, workload, None
@@ -74,16 +74,18 @@ def one_boot(args, kernel, initrd, mode, workload, n):
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--build", default=DEFAULT_BUILD)
-    parser.add_argument("--kernel", help="bzImage (default: the debug kernel's)")
+    add_version_argument(parser)
+    parser.add_argument("--bzimage", help="the kernel to boot (default: the debug kernel's)")
     parser.add_argument("--boots", type=int, default=20, help="boots per mode and workload")
-    parser.add_argument("--seconds", type=int, default=20, help="churn per boot")
+    parser.add_argument("--text-poke-seconds", type=int, default=20,
+                        help="churn per boot (the guest's TEXT_POKE_SECONDS)")
     parser.add_argument("--smp", type=int, default=2)
     parser.add_argument("--jobs", type=int, default=2, help="boots at a time, as make test's")
     parser.add_argument("--mode", action="append", choices=MODES)
     parser.add_argument("--workload", action="append", choices=WORKLOADS)
     args = parser.parse_args()
-    kernel = args.kernel or os.path.join(args.build, KERNELS["debug"][0], BZIMAGE)
+    args.build = build_folder(args.version)
+    kernel = args.bzimage or os.path.join(args.build, FLAVOURS["debug"][0], BZIMAGE)
     initrd = os.path.join(args.build, "initramfs.cpio.gz")
     args.out = os.path.join(args.build, "boot-deaths")
     plan = [(mode, workload, n) for workload in args.workload or WORKLOADS
@@ -98,7 +100,7 @@ def main():
                 print(f"boot-deaths: {mode} {workload}: died: {died}", flush=True)
 
     lines = [f"# boot-deaths: {os.path.basename(kernel)} of {args.build}, {args.smp} vCPUs, "
-             f"{args.jobs} boots at a time, churn {args.seconds} s",
+             f"{args.jobs} boots at a time, churn {args.text_poke_seconds} s",
              "", "| TCG mode | workload | boots | deaths | rate (95 % interval) | first death |",
              "| --- | --- | ---: | ---: | --- | --- |"]
     for (mode, workload), results in deaths.items():

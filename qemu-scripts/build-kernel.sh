@@ -1,17 +1,17 @@
 #!/bin/sh
-# Build the patched Linux with sigmouse built in: 6.1 or 6.12 (KERNEL=,
-# SIGMOUSE_LINUX here).
+# Build the patched Linux with sigmouse built in: 6.1 or 6.12 (make's VERSION=,
+# SIGMOUSE_VERSION here).
 #
 # The tree is extracted from Debian's linux-source-<version> into
 # build/<version>/linux and patches/<version>/series applied; a stamp keyed on the patches' content
 # re-extracts it cleanly when a patch changes. driver/'s files are
 # copied where driver/files says, one by one, so an edit rebuilds only
 # what it touches. The config is tinyconfig plus Kconfig.snippet: its common
-# part and its debug section for the test kernel, its common part and
-# its bench section for the bench kernel (SIGMOUSE_KERNEL=bench); any
+# part and its debug section for the debug kernel, its common part and
+# its bench section for the bench kernel (SIGMOUSE_FLAVOUR=bench); any
 # snippet line missing from the final .config fails the
-# build. SIGMOUSE_KERNEL=kcsan builds the data-race kernel: common part
-# and kcsan section. SIGMOUSE_KERNEL=stock builds the bench configuration from the
+# build. SIGMOUSE_FLAVOUR=kcsan builds the data-race kernel: common part
+# and kcsan section. SIGMOUSE_FLAVOUR=stock builds the bench configuration from the
 # pristine tree, without the series and without the options only the
 # series defines.
 # Arguments name other kbuild targets than bzImage.
@@ -49,7 +49,7 @@ else
 			# a backup that a later step could read
 			patch -d "$kernel_tree" -p1 -l --quiet --forward --no-backup-if-mismatch \
 				--reject-file=- <"$patches/$p" ||
-				die "patches/$linux/$p does not apply to Linux $(kernel_make -s kernelversion) \
+				die "patches/$version/$p does not apply to Linux $(kernel_make -s kernelversion) \
 ($source_package $(dpkg-query -W -f='${Version}' "$source_package" 2>/dev/null)); \
 the series was made against $(sed -n 's/^# Made against //p' "$patches/series"): port it"
 		done

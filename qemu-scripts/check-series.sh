@@ -1,7 +1,7 @@
 #!/bin/sh
 # make test's checks of the exported series (make series writes it to
 # build/<version>/series/out), as a kernel developer taking it would
-# run them, for the kernel KERNEL= names:
+# run them, for the kernel VERSION= names:
 #  - git am of the exported files onto the pristine source gives the
 #    series' tree exactly;
 #  - checkpatch.pl --strict: 0 errors, 0 warnings and 0 checks in every
@@ -14,11 +14,11 @@
 #    does not define yet left out), so each step rebuilds what its patch
 #    touched; the walk ends at the series' head, the bench kernel, which
 #    make disasm and the bench smoke run go on from.
-#    SIGMOUSE_SERIES_WALK=dirs (make test's first kernel): each prefix
+#    SIGMOUSE_WALK=dirs (make test's first kernel): each prefix
 #    compiles the folders of the C files its commit touches, not vmlinux
 #    (a cold vmlinux walk costs make test about 12 minutes of its hour);
 #    =no (make test): no walk;
-#  - the series' head is the test kernel's source: every file the
+#  - the series' head is the debug kernel's source: every file the
 #    series adds or changes is the same in the debug kernel's tree, so
 #    that kernel's whole-tree build (and every boot of it) is a build of
 #    the last prefix, which make test keeps without the walk;
@@ -27,7 +27,7 @@
 #  - the UAPI header's ioctl magic, 0xB9, is in no line of the pristine
 #    kernel's ioctl-number.rst, and the series' lists it for sigmouse;
 #  - each .kunitconfig the series adds (fasync's, the driver's) has lines
-#    and every one is in the test kernel's .config, so the suites they
+#    and every one is in the debug kernel's .config, so the suites they
 #    name are the ones make test runs;
 #  - the input book of the kernel's documentation builds (Sphinx) with
 #    sigmouse's page and without a warning about it.
@@ -35,7 +35,7 @@
 # build/<version>/series/ktap for run-tests.py's count; the script fails
 # if any did not pass. Logs in build/<version>/series/logs.
 set -eu
-SIGMOUSE_KERNEL=bench
+SIGMOUSE_FLAVOUR=bench
 . "$(dirname "$0")/lib.sh"
 # git am commits: a committer without the user's git configuration
 export GIT_COMMITTER_NAME="sigmouse developers" GIT_COMMITTER_EMAIL=sigmouse@localhost
@@ -48,11 +48,11 @@ rm -rf "$logs"
 mkdir -p "$logs"
 exported=$(ls "$out"/0*.patch | grep -v /0000-cover-letter.patch)
 commits=$(git -C "$repo" rev-list --reverse pristine..sigmouse)
-walk=${SIGMOUSE_SERIES_WALK:-yes}
+walk=${SIGMOUSE_WALK:-yes}
 case $walk in
 yes | dirs) ;;
 no) walked= ;;
-*) die "SIGMOUSE_SERIES_WALK=$walk: yes, dirs or no" ;;
+*) die "SIGMOUSE_WALK=$walk: yes, dirs or no" ;;
 esac
 ktap=$build/series/ktap
 failed=0 n=0
@@ -199,7 +199,7 @@ registry=Documentation/userspace-api/ioctl/ioctl-number.rst
 } >"$logs/ioctl-magic.log"
 result "series.ioctl_magic_free" "$status" "$(tail -n 1 "$logs/ioctl-magic.log")"
 
-# each .kunitconfig the series adds names what the test kernel runs
+# each .kunitconfig the series adds names what the debug kernel runs
 status=0
 kunitconfigs=$(series_kunitconfigs || :)
 {
@@ -207,7 +207,7 @@ kunitconfigs=$(series_kunitconfigs || :)
 	for kunitconfig in $kunitconfigs; do
 		while read -r line; do
 			grep -qxF "$line" "$build/linux/.config" ||
-				{ echo "$kunitconfig: $line is not in the test kernel's .config"; status=1; }
+				{ echo "$kunitconfig: $line is not in the debug kernel's .config"; status=1; }
 		done <"$repo/$kunitconfig"
 		grep -q '^CONFIG_' "$repo/$kunitconfig" ||
 			{ echo "$kunitconfig names no option"; status=1; }

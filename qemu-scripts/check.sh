@@ -51,13 +51,13 @@ fi
 # C=2 runs sparse on the named objects whether or not they are rebuilt;
 # the stock code's own warnings of this kernel (sparse-stock-warnings.txt)
 # are shown, not failed
-stock_warnings=$(sed -n "s/^$linux | \(.*\) | .*/\1/p" "$top/qemu-scripts/sparse-stock-warnings.txt")
+stock_warnings=$(sed -n "s/^$version | \(.*\) | .*/\1/p" "$top/qemu-scripts/sparse-stock-warnings.txt")
 sparse_out=$(kernel_make C=2 drivers/input/sigmouse.o fs/fcntl.o 2>&1 |
 	grep -E '(warning|error):' || true)
 if [ -n "$stock_warnings" ]; then
 	stock_seen=$(printf '%s\n' "$sparse_out" | grep -F -e "$stock_warnings" || true)
 	sparse_out=$(printf '%s\n' "$sparse_out" | grep -v -F -e "$stock_warnings" || true)
-	[ -z "$stock_seen" ] || say "stock $linux's own sparse warnings, not failed: $stock_seen"
+	[ -z "$stock_seen" ] || say "stock $version's own sparse warnings, not failed: $stock_seen"
 fi
 if [ -n "$sparse_out" ]; then
 	printf '%s\n' "$sparse_out" | tee -a "$report"

@@ -11,7 +11,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-[ "$flavour" = bench ] || die "make disasm compiles in the bench tree: SIGMOUSE_KERNEL=bench"
+[ "$flavour" = bench ] || die "make disasm compiles in the bench tree: SIGMOUSE_FLAVOUR=bench"
 cmd_file=$kernel_tree/fs/.fcntl.o.cmd
 [ -r "$cmd_file" ] || die "no $cmd_file: build fs/fcntl.o in the bench tree first"
 

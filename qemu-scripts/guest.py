@@ -95,24 +95,40 @@ DESIGNS = {
     "waitqueue": "sigmouse.notify=waitqueue",
 }
 
-# The kernels the suites boot, each built in its tree by build-kernel.sh:
-# name -> (tree in the build directory, SIGMOUSE_KERNEL flavour, command
-# line). KCSAN watches one access in 100 rather than its default 4000:
-# the race in kill_fasync()'s empty-list test, a single load, was missed
-# in four boots at the default and found at 100
+# The flavours of kernel the suites boot, each built in its tree by
+# build-kernel.sh (SIGMOUSE_FLAVOUR, make's kcsan-kernel for kcsan):
+# flavour -> (tree in the build folder, command line). KCSAN watches one
+# access in 100 rather than its default 4000: the race in kill_fasync()'s
+# empty-list test, a single load, was missed in four boots at the
+# default and found at 100
 # (docs/findings/kcsan-kill-fasync-quick-test.txt).
-KERNELS = {
-    "debug": ("linux", "test", ""),
-    "kcsan": ("linux-kcsan", "kcsan", "kcsan.skip_watch=100"),
+FLAVOURS = {
+    "debug": ("linux", ""),
+    "kcsan": ("linux-kcsan", "kcsan.skip_watch=100"),
 }
 BZIMAGE = "arch/x86/boot/bzImage"
-def build_folder(version=None):
-    """A kernel's build folder, build/<version>: the given version, else
-    the one make's KERNEL= (SIGMOUSE_LINUX) names, 6.1 unless it says."""
-    return os.path.join("build", version or os.environ.get("SIGMOUSE_LINUX") or "6.1")
+# the kernels: Debian's linux-source-6.1 and linux-source-6.12
+VERSIONS = ("6.1", "6.12")
+# the one make's VERSION= names (it exports SIGMOUSE_VERSION), else 6.1
+DEFAULT_VERSION = os.environ.get("SIGMOUSE_VERSION") or "6.1"
+TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
 
-DEFAULT_BUILD = build_folder()
+def build_folder(version):
+    """A kernel's build folder, build/<version>, in $BUILD_DIR (which
+    make exports, as lib.sh reads it) else the project's build/."""
+    return os.path.join(os.environ.get("BUILD_DIR") or os.path.join(TOP, "build"), version)
+
+
+def add_version_argument(parser, repeatable=False):
+    """--version: the kernel a script is for, as make's VERSION= names it."""
+    if repeatable:
+        parser.add_argument("--version", action="append", choices=VERSIONS,
+                            help=f"a kernel (repeatable; default {DEFAULT_VERSION}, "
+                            "make's VERSION=)")
+    else:
+        parser.add_argument("--version", choices=VERSIONS, default=DEFAULT_VERSION,
+                            help=f"the kernel (default {DEFAULT_VERSION}, make's VERSION=)")
 
 
 def run_folder(build):
@@ -134,7 +150,7 @@ SUITES = {"sigio-test": "SIGIO_TEST_ONLY", "sigio-atlas": "SIGIO_ATLAS_ONLY"}
 KUNIT_SUITES = {"sigmouse": "drivers/input/sigmouse_kunit.c",
                 "fasync": "fs/fasync_kunit.c"}
 KUNIT_CASE = re.compile(r"^\s*KUNIT_CASE\w*\((\w+)", re.M)
-GUEST_APPS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "guest-apps")
+GUEST_APPS = os.path.join(TOP, "guest-apps")
 
 
 def suite_source(suite):

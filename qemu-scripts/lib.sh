@@ -2,31 +2,33 @@
 # shellcheck shell=sh
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-# the kernel everything is for (make KERNEL=): Debian's linux-source-6.1
-# or linux-source-6.12, each with its series in patches/<version>/ and
-# its builds in build/<version>/
-linux=${SIGMOUSE_LINUX:-6.1}
-case $linux in
+# the kernel everything is for (make VERSION=, which exports
+# SIGMOUSE_VERSION): Debian's linux-source-6.1 or linux-source-6.12,
+# each with its series in patches/<version>/ and its builds in
+# build/<version>/ ($BUILD_DIR/<version>, as guest.build_folder())
+version=${SIGMOUSE_VERSION:-6.1}
+case $version in
 6.1|6.12) ;;
-*) echo "KERNEL must be 6.1 or 6.12, not $linux" >&2; exit 1 ;;
+*) echo "VERSION must be 6.1 or 6.12, not $version" >&2; exit 1 ;;
 esac
-build=${BUILD_DIR:-$top/build}/$linux
-patches=$top/patches/$linux
-# four kernels from each source: "test" (the debug kernel every suite
+build=${BUILD_DIR:-$top/build}/$version
+patches=$top/patches/$version
+# four flavours of kernel from each source (SIGMOUSE_FLAVOUR): "debug"
+# (the debug kernel every suite
 # shares), "bench" (the same without the debug options, whose cost would
 # swamp what the benchmarks measure), "stock" (the bench configuration
 # on the pristine source: no patches, no sigmouse; the bench's control), and
-# "kcsan" (the test kernel with KCSAN for KASAN and lockdep: the two
+# "kcsan" (the debug kernel with KCSAN for KASAN and lockdep: the two
 # sanitizers exclude each other). The bench tree is a git worktree of
 # the exported series' repository: make check-series walks it through
 # the series patch by patch, and the series' head is the bench kernel.
-flavour=${SIGMOUSE_KERNEL:-test}
+flavour=${SIGMOUSE_FLAVOUR:-debug}
 case $flavour in
-test) kernel_tree=$build/linux ;;
+debug) kernel_tree=$build/linux ;;
 bench) kernel_tree=$build/series/walk ;;
 stock) kernel_tree=$build/linux-stock ;;
 kcsan) kernel_tree=$build/linux-kcsan ;;
-*) echo "SIGMOUSE_KERNEL must be test, bench, stock or kcsan, not $flavour" >&2; exit 1 ;;
+*) echo "SIGMOUSE_FLAVOUR must be debug, bench, stock or kcsan, not $flavour" >&2; exit 1 ;;
 esac
 # make series' git repository: the pristine source tagged "pristine", the
 # series on the branch "sigmouse"
@@ -34,7 +36,7 @@ series_repo=$build/series/linux
 bzimage=$kernel_tree/arch/x86/boot/bzImage
 initramfs=$build/initramfs.cpio.gz
 # the kernel source everything starts from
-source_package=linux-source-$linux
+source_package=linux-source-$version
 source_tarball=/usr/src/$source_package.tar.xz
 
 say() {
@@ -50,7 +52,7 @@ die() {
 # script that applies them checks first that the file is there
 # (require_series), since a function in $(...) cannot stop it.
 require_series() {
-	[ -r "$patches/series" ] || die "no patches/$linux/series: no series for Linux $linux"
+	[ -r "$patches/series" ] || die "no patches/$version/series: no series for Linux $version"
 }
 
 series_patches() {
@@ -85,18 +87,18 @@ configure_kernel() {
 	# this flavour takes: "<flavour>" on every kernel, "<flavour>/<version>"
 	# on that kernel only
 	case $flavour in
-	test) sections=debug ;;
+	debug) sections=debug ;;
 	bench|stock) sections=bench ;;
 	kcsan) sections=kcsan ;;
 	esac
-	awk -v take="$sections" -v linux="$linux" '
+	awk -v take="$sections" -v version="$version" '
 		/^# === / { section = $3 }
-		section == "" || section == take || section == take "/" linux
+		section == "" || section == take || section == take "/" version
 	' "$top/Kconfig.snippet" >"$snippet.new" && mv "$snippet.new" "$snippet" || return
 	config_stamp=$(content_hash "$snippet" "$kernel_tree/.sigmouse-patches")
 	[ "$(cat "$kernel_tree/.sigmouse-config" 2>/dev/null)" != "$config_stamp" ] ||
 		[ ! -e "$kernel_tree/.config" ] || return 0
-	say "configuring the $flavour kernel of $linux: tinyconfig + Kconfig.snippet"
+	say "configuring the $flavour kernel of $version: tinyconfig + Kconfig.snippet"
 	rm -f "$kernel_tree/.sigmouse-config"
 	kernel_make tinyconfig >/dev/null || { say "error: make tinyconfig failed"; return 1; }
 	(cd "$kernel_tree" &&

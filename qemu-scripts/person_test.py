@@ -6,7 +6,7 @@ the host's scripted moves off), finds QEMU's window, moves the real X
 pointer over it with xdotool along a known path and clicks, and checks
 what sigio-watch printed for the virtio tablet: the dx/dy totals the
 path implies at the window's scale, the click in the button state.
-Screenshots of the window (xwd, saved as PNG under build/person/) before
+Screenshots of the window (xwd, saved as PNG under build/<version>/person/) before
 and after the moves must show the guest's screen filling with signal
 lines. Then the virtio mouse is unplugged and plugged back over QMP, and
 the new node must be watched and signal. make run must end by itself
@@ -38,7 +38,7 @@ import threading
 import time
 import zlib
 
-from guest import DEFAULT_BUILD, mice_socket, run_folder
+from guest import add_version_argument, build_folder, mice_socket, run_folder
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
@@ -70,13 +70,11 @@ class Run:
     """make run in the background with its output on a pseudo-terminal (and
     its input too when terminal=True); the output as it comes."""
 
-    def __init__(self, build, log, env, terminal):
+    def __init__(self, version, log, env, terminal):
         self.log = open(log, "w")
         self.master, slave = pty.openpty()
-        # build is a kernel's build folder, build/<version>
-        self.proc = subprocess.Popen(["make", "-s", "-C", TOP, "run",
-                                      f"BUILD={os.path.dirname(build)}",
-                                      f"KERNEL={os.path.basename(build)}"],
+        # the build folder is the environment's BUILD_DIR, as this script's
+        self.proc = subprocess.Popen(["make", "-s", "-C", TOP, "run", f"VERSION={version}"],
                                      stdin=slave if terminal else subprocess.DEVNULL,
                                      stdout=slave, stderr=slave, env=env,
                                      start_new_session=True)
@@ -435,11 +433,12 @@ def shell_ready(run, checks, first):
     return bool(answered)
 
 
-def drive_terminal(build, out, checks, display):
+def drive_terminal(version, out, checks, display):
+    build = build_folder(version)
     env = dict(os.environ)
     env.pop("DISPLAY", None)
     mode_before = None
-    run = Run(build, os.path.join(out, "terminal-poweroff.log"), env, terminal=True)
+    run = Run(version, os.path.join(out, "terminal-poweroff.log"), env, terminal=True)
     try:
         mode_before = run.mode()
         if not shell_ready(run, checks, first=True):
@@ -490,7 +489,7 @@ def drive_terminal(build, out, checks, display):
     finally:
         run.stop()
 
-    run = Run(build, os.path.join(out, "terminal-ctrl-c.log"), env, terminal=True)
+    run = Run(version, os.path.join(out, "terminal-ctrl-c.log"), env, terminal=True)
     try:
         mode_before = run.mode()
         if not shell_ready(run, checks, first=False):
@@ -507,7 +506,7 @@ def drive_terminal(build, out, checks, display):
         run.stop()
 
     # a terminal and a window: the window's close button ends it all
-    run = Run(build, os.path.join(out, "terminal-close.log"), dict(env, DISPLAY=display),
+    run = Run(version, os.path.join(out, "terminal-close.log"), dict(env, DISPLAY=display),
               terminal=True)
     try:
         mode_before = run.mode()
@@ -525,14 +524,15 @@ def drive_terminal(build, out, checks, display):
         run.stop()
 
 
-def drive(build, out, checks):
+def drive(version, out, checks):
     """The window's run, then the terminal's."""
+    build = build_folder(version)
     xvfb, display = start_xvfb()
     os.environ["DISPLAY"] = display  # for xdotool, xwd and libX11
     run = None
     try:
         env = dict(os.environ, RUN_SECONDS=str(RUN_SECONDS), RUN_HOST_MOVES="0")
-        run = Run(build, os.path.join(out, "window.log"), env, terminal=False)
+        run = Run(version, os.path.join(out, "window.log"), env, terminal=False)
         drive_window(run, build, out, checks)
     except (subprocess.SubprocessError, OSError, ValueError) as e:
         checks.rest_not_run(f"stopped: {e}", WINDOW_TESTS)
@@ -540,7 +540,7 @@ def drive(build, out, checks):
         if run:
             run.stop()
     try:
-        drive_terminal(build, out, checks, display)
+        drive_terminal(version, out, checks, display)
     except (subprocess.SubprocessError, OSError, ValueError) as e:
         checks.rest_not_run(f"stopped: {e}", TERMINAL_TESTS)
     finally:
@@ -552,14 +552,13 @@ def drive(build, out, checks):
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--build", default=DEFAULT_BUILD)
+    add_version_argument(parser)
     args = parser.parse_args()
-    build = os.path.abspath(args.build)
-    out = os.path.join(build, "person")
+    out = os.path.join(build_folder(args.version), "person")
     os.makedirs(out, exist_ok=True)
 
     with open(os.path.join(out, "ktap"), "w") as ktap:
-        return drive(build, out, Checks(ktap))
+        return drive(args.version, out, Checks(ktap))
 
 if __name__ == "__main__":
     sys.exit(main())

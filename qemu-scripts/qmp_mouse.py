@@ -10,7 +10,7 @@ only while the tablet is current.
 
 While `make run` runs, from another terminal
 (build/<version>/run/mice.sock is the monitor kept free for this; the
-default is 6.1's, make run's own; --version 6.12 for make run KERNEL=6.12):
+default is 6.1's, make run's own; --version 6.12 for make run VERSION=6.12):
 
   qmp_mouse.py list
   qmp_mouse.py move ps2 10 -5 [count]
@@ -132,11 +132,12 @@ class Mice:
 
 
 def main():
+    # here, not at the top: guest imports this module
+    from guest import add_version_argument, build_folder, mice_socket
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--version", choices=("6.1", "6.12"),
-                        help="the kernel make run booted (make run KERNEL=...): its socket, "
-                             "build/<version>/run/mice.sock (default: $SIGMOUSE_LINUX, else 6.1)")
+    # the kernel make run booted: its socket, build/<version>/run/mice.sock
+    add_version_argument(parser)
     parser.add_argument("--qmp", help="QMP socket of the guest (default: the --version's)")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list")
@@ -161,12 +162,8 @@ def main():
     p.add_argument("file", type=argparse.FileType("r"))
     args = parser.parse_args()
     if args.qmp is None:
-        # here, not at the top: guest imports this module
-        from guest import build_folder, mice_socket
-        # the project's build/, from wherever this runs; relative, since a
-        # socket's path has at most 107 bytes
-        top = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-        args.qmp = os.path.relpath(mice_socket(os.path.join(top, build_folder(args.version))))
+        # relative, since a socket's path has at most 107 bytes
+        args.qmp = os.path.relpath(mice_socket(build_folder(args.version)))
 
     try:
         mice = Mice(QMP(args.qmp, timeout=5))

@@ -18,7 +18,7 @@ Ratios are within this one run, with 95 % bootstrap intervals over the
 runs. Results go to build/<version>/bench/: runs.csv, results.md, the raw
 profiles (profiles/), diffprofile tables and PNG plots (gnuplot).
 
---kernels BUILD... boots nothing: it puts the kernels' finished runs side
+--versions VERSION... boots nothing: it puts the kernels' finished runs side
 by side (make bench, both kernels), each design's pipe load against the
 stock control of its own kernel's run, and writes that table to
 docs/bench/kernels.md's place (--out, default build/bench-kernels.md).
@@ -35,7 +35,8 @@ import subprocess
 import sys
 import time
 
-from guest import DEFAULT_BUILD, DESIGNS, Boot, choose_accel, kernel_reports
+from guest import (BZIMAGE, DEFAULT_VERSION, DESIGNS, Boot, add_version_argument, build_folder,
+                   choose_accel, kernel_reports)
 
 # the kill_fasync() time: its own, each design's walk, and the lock
 # functions it calls out of line (bench.sh checks they exist)
@@ -219,7 +220,7 @@ def fanout_runs(boots, design, section, **match):
 
 def summarize(boots, host_anchor, args, rng, out):
     rows = pipe_rows(boots)
-    md = [f"# make bench results: Linux {args.linux}", "",
+    md = [f"# make bench results: Linux {args.version}", "",
           f"Command: `{args.command}`; {args.rounds} rounds, {args.runs} pipe-load runs "
           f"of {args.pipe_seconds:g} s per boot, {args.smp} vCPUs (icount: 1), QEMU TCG, "
           f"HZ={boots[0].hz if boots else '?'}, profile=0.", "",
@@ -269,7 +270,7 @@ def summarize(boots, host_anchor, args, rng, out):
 
     md += ["", "## Controls (ratios of kill_fasync ns/call; 1 is no difference)", ""]
     if "stock" in designs and "rcu" in designs:
-        md.append(f"- patched default (rcu) / stock {args.linux}: {fmt_ratio(ratio('mttcg', 'stock', 'rcu'))}; "
+        md.append(f"- patched default (rcu) / stock {args.version}: {fmt_ratio(ratio('mttcg', 'stock', 'rcu'))}; "
                   f"busy kernel ns/call {fmt_ratio(ratio('mttcg', 'stock', 'rcu', 'kernel_ns_per_call'))}")
     if "waitqueue" in designs and "rcu" in designs:
         md.append(f"- noise: waitqueue / rcu (one image, the same pipe code): "
@@ -500,11 +501,10 @@ def read_pipe_runs(out):
     return rows
 
 
-def side_by_side(builds, rng):
+def side_by_side(versions, rng):
     """Markdown: the kernels' make bench runs, pipe load per design (mttcg),
     each against the stock control of its own run."""
-    runs = {os.path.basename(os.path.normpath(b)): read_pipe_runs(os.path.join(b, "bench"))
-            for b in builds}
+    runs = {v: read_pipe_runs(os.path.join(build_folder(v), "bench")) for v in versions}
 
     def table(key):
         lines = ["| design | " + " | ".join(f"{k} ns/call | {k} / stock {k}" for k in runs) + " |",
@@ -559,9 +559,11 @@ def first_report(workdir):
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--build", default=DEFAULT_BUILD)
-    parser.add_argument("--kernel", help="patched bzImage (default: the bench kernel, build/series/walk's)")
-    parser.add_argument("--stock-kernel", help="stock bzImage (default: build/linux-stock's)")
+    add_version_argument(parser)
+    parser.add_argument("--bzimage", help="the patched kernel to boot (default: the bench "
+                        "kernel's, build/<version>/series/walk's)")
+    parser.add_argument("--stock-bzimage", help="the stock kernel to boot (default: "
+                        "build/<version>/linux-stock's)")
     parser.add_argument("--design", action="append", choices=DESIGNS)
     parser.add_argument("--emulation", action="append", choices=["single", "icount"])
     parser.add_argument("--smp", type=int, default=int(os.environ.get("SMP", os.cpu_count() or 2)))
@@ -572,22 +574,22 @@ def main():
     parser.add_argument("--seconds", type=float, default=2, help="per fan-out run")
     parser.add_argument("--pipe-seconds", type=float, default=4, help="per pipe-load run")
     parser.add_argument("--subscribers", default="1 4 16 64")
-    parser.add_argument("--out", help="results folder (default: build/bench)")
+    parser.add_argument("--out", help="results folder (default: build/<version>/bench)")
     parser.add_argument("--reread", action="store_true",
                         help="no boots: summarize the run already in the results folder again")
     parser.add_argument("--smoke", action="store_true",
                         help="a seconds-long run of every piece, to keep the tooling from rotting")
-    parser.add_argument("--kernels", nargs="+", metavar="BUILD",
+    parser.add_argument("--versions", nargs="+", metavar="VERSION",
                         help="no boots: the kernels' finished runs side by side")
     args = parser.parse_args()
-    if args.kernels:
-        text = side_by_side(args.kernels, random.Random(2003))
-        with open(args.out or os.path.join(os.path.dirname(DEFAULT_BUILD), "bench-kernels.md"),
-                  "w") as f:
+    if args.versions:
+        text = side_by_side(args.versions, random.Random(2003))
+        with open(args.out or os.path.join(os.path.dirname(build_folder(DEFAULT_VERSION)),
+                                           "bench-kernels.md"), "w") as f:
             f.write(text)
         print(text)
         return 0
-    args.linux = os.path.basename(os.path.normpath(args.build))
+    args.build = build_folder(args.version)
     args.command = "make bench" if not args.smoke else "make bench-smoke"
     if args.smoke:
         args.design, args.rounds, args.emulation_rounds, args.runs = ["rwlock", "rcu"], 1, 1, 1
@@ -595,8 +597,8 @@ def main():
     args.design = args.design or list(DESIGNS)
     args.emulation = args.emulation or ["single", "icount"]
 
-    kernel = args.kernel or os.path.join(args.build, "series/walk/arch/x86/boot/bzImage")
-    stock = args.stock_kernel or os.path.join(args.build, "linux-stock/arch/x86/boot/bzImage")
+    kernel = args.bzimage or os.path.join(args.build, "series/walk", BZIMAGE)
+    stock = args.stock_bzimage or os.path.join(args.build, "linux-stock", BZIMAGE)
     initrd = os.path.join(args.build, "initramfs.cpio.gz")
     out = args.out or os.path.join(args.build, "bench-smoke" if args.smoke else "bench")
     os.makedirs(out, exist_ok=True)

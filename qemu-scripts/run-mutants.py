@@ -4,14 +4,14 @@
 A mutant is the kit's kernel with one deliberate, plausible bug: a patch
 against the kernel tree, headed by the claim it breaks ("Breaks:"), the
 promises of docs/promises.md it breaks ("Promises:", IDs), the
-configuration to boot ("Boot:", a name from guest.DESIGNS), the
+design to boot ("Design:", a name from guest.DESIGNS), the
 checks to run ("Checks:", test names of sigio-test, passed as
 SIGIO_TEST_ONLY on the command line; variant names with "Suite:
 sigio-atlas", passed as SIGIO_ATLAS_ONLY; KUnit case names with "Suite:
 kunit", judged from the console of a boot whose guest runs one quick
 check, for KUnit runs before /init; a name the suite's source does not
 have stops the run), if not the debug kernel, the
-kernel ("Kernel: kcsan" for a data race only KCSAN sees), if a kernel
+flavour of kernel ("Flavour: kcsan" for a data race only KCSAN sees), if a kernel
 report is what kills it, the text its first line holds ("Report:") and,
 if the boot needs more on its command line, that ("Append:"). Each is
 applied to that kernel's tree, built incrementally (only the touched
@@ -43,7 +43,8 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from guest import (BZIMAGE, DEFAULT_BUILD, DESIGNS, KERNELS, KUNIT_SUITES, SUITES, Boot,
+from guest import (BZIMAGE, DESIGNS, FLAVOURS, KUNIT_SUITES, SUITES, Boot, add_version_argument,
+                   build_folder,
                    boot_retrying_death, choose_accel, kunit_cases, suite_selectable)
 from kcsan_filter import defined_functions, split_reports
 from ktap import Tally, kunit_suites
@@ -57,10 +58,10 @@ LIB = os.path.join(HERE, "lib.sh")
 # the guest's suites, and the KUnit suites that run at boot: a kunit
 # mutant's Checks: are case names, judged from the console
 MUTANT_SUITES = (*SUITES, "kunit")
-# two checks of the runner's a sigio-test mutant may name: the Boot:
-# design's deterministic expected failures (the 2.6.0 behaviour the kit
+# two checks of the runner's a sigio-test mutant may name: the
+# Design: design's deterministic expected failures (the 2.6.0 behaviour the kit
 # shows) all happened; and, alone, the bad-options boot (bad_options.py,
-# its command line after the Boot: design's, no suite)
+# its command line after the Design:'s, no suite)
 EXPECTED_FAILURES = "expected_failures"
 BAD_OPTIONS_CHECK = "bad_options"
 
@@ -75,20 +76,20 @@ def selectable(suite, tree):
 
 def read_mutant(path, tree):
     fields = read_header(path)
-    fields.setdefault("kernel", "debug")
+    fields.setdefault("flavour", "debug")
     fields.setdefault("append", "")
     fields.setdefault("suite", "sigio-test")
     fields.setdefault("report", "")
-    missing = {"breaks", "promises", "boot", "checks"} - fields.keys()
-    if (missing or fields["boot"] not in DESIGNS or fields["kernel"] not in KERNELS
+    missing = {"breaks", "promises", "design", "checks"} - fields.keys()
+    if (missing or fields["design"] not in DESIGNS or fields["flavour"] not in FLAVOURS
             or fields["suite"] not in MUTANT_SUITES):
-        sys.exit(f"run-mutants: {path}: needs Breaks:, Promises:, Boot: (one of "
-                 f"{', '.join(DESIGNS)}), Checks: and optionally Kernel: (one of "
-                 f"{', '.join(KERNELS)}), Suite: (one of {', '.join(MUTANT_SUITES)}), Report: and "
+        sys.exit(f"run-mutants: {path}: needs Breaks:, Promises:, Design: (one of "
+                 f"{', '.join(DESIGNS)}), Checks: and optionally Flavour: (one of "
+                 f"{', '.join(FLAVOURS)}), Suite: (one of {', '.join(MUTANT_SUITES)}), Report: and "
                  "Append: before the diff")
     fields["checks"] = split_list(fields["checks"])
     unknown = set(fields["checks"]) - selectable(fields["suite"],
-                                                 os.path.join(tree, KERNELS[fields["kernel"]][0]))
+                                                 os.path.join(tree, FLAVOURS[fields["flavour"]][0]))
     if unknown:
         sys.exit(f"run-mutants: {path}: Checks: names what {fields['suite']} does not have: "
                  f"{', '.join(sorted(unknown))}")
@@ -101,7 +102,7 @@ MADE_AGAINST = "6.1"
 OFFSET = re.compile(r"\(offset -?\d+ lines?\)")
 
 
-def patch(tree, linux, path, reverse=False):
+def patch(tree, version, path, reverse=False):
     """Apply (or revert) a mutant as written, or stop the run: never with
     fuzz, and on MADE_AGAINST never at an offset either (the mutant is
     stale: its hunks no longer say where they go). GNU patch is tried
@@ -110,26 +111,24 @@ def patch(tree, linux, path, reverse=False):
            "--reject-file=-", "-i", path] + (["-R"] if reverse else [])
     trial = subprocess.run(cmd + ["--dry-run"], capture_output=True, text=True)
     offset = OFFSET.search(trial.stdout)
-    if trial.returncode or (offset and linux == MADE_AGAINST):
+    if trial.returncode or (offset and version == MADE_AGAINST):
         sys.exit(f"run-mutants: {os.path.basename(path)} does not "
-                 f"{'revert' if reverse else 'apply'} exactly to Linux {linux} ({tree}): "
+                 f"{'revert' if reverse else 'apply'} exactly to Linux {version} ({tree}): "
                  f"the mutant is stale, port it\n{trial.stdout}{trial.stderr}")
     if offset and not reverse:
-        print(f"# run-mutants: {os.path.basename(path)}: on Linux {linux} at an offset: "
+        print(f"# run-mutants: {os.path.basename(path)}: on Linux {version} at an offset: "
               + "; ".join(OFFSET.findall(trial.stdout)), flush=True)
     subprocess.run(cmd + ["--quiet"], check=True)
 
 
-def build(build_dir, kernel, log, **env):
+def build(version, flavour, log, **env):
     """The kernel's bzImage, incrementally, with the kit's compiler settings
-    but without build-kernel.sh, whose driver sync would undo a mutant."""
+    but without build-kernel.sh, whose driver sync would undo a mutant;
+    lib.sh finds its tree as build-kernel.sh would."""
     with open(log, "a") as out:
         subprocess.run(["sh", "-c", '. "$0" && kernel_make -j"$(nproc)" bzImage', LIB],
                        check=True, stdout=out, stderr=subprocess.STDOUT,
-                       env=dict(os.environ, SIGMOUSE_KERNEL=KERNELS[kernel][1],
-                                # build/<version>: lib.sh's root and kernel
-                                BUILD_DIR=os.path.dirname(os.path.abspath(build_dir)),
-                                SIGMOUSE_LINUX=os.path.basename(os.path.abspath(build_dir)),
+                       env=dict(os.environ, SIGMOUSE_FLAVOUR=flavour, SIGMOUSE_VERSION=version,
                                 **env))
 
 
@@ -158,7 +157,7 @@ def build_mutant(args, name, fields, tree, path, log, kit):
     taken before the first mutant), or the run stops: the kernel booted
     would not be the mutant's."""
     objects = mutated_objects(tree, path)
-    build(args.build, fields["kernel"], log, CCACHE_DISABLE="1")
+    build(args.version, fields["flavour"], log, CCACHE_DISABLE="1")
     unchanged = [os.path.relpath(o, tree) for o, d in digests(objects).items() if d == kit[o]]
     if unchanged:
         sys.exit(f"run-mutants: {name}: {', '.join(unchanged)} came out as the kit's: the "
@@ -175,7 +174,7 @@ def judge(name, fields, args, ours, kernel, initrd, accel):
     checks = [c for c in checks if c != EXPECTED_FAILURES]
     bad_options = checks == [BAD_OPTIONS_CHECK]
     # no kmemleak scans at the end (8 s a boot): no mutant is a leak
-    append = " ".join(filter(None, [DESIGNS[fields["boot"]], KERNELS[fields["kernel"]][2],
+    append = " ".join(filter(None, [DESIGNS[fields["design"]], FLAVOURS[fields["flavour"]][1],
                                     fields["append"]] + ([BAD_OPTIONS] if bad_options else [
                                         f"sigmouse_suites={suite}",
                                         f"{SUITES[suite]}={','.join(checks)}",
@@ -198,9 +197,8 @@ def judge(name, fields, args, ours, kernel, initrd, accel):
             tally.skipped += suite_tally.skipped
     reports, _ = split_reports(boot.reports(), ours)
     if EXPECTED_FAILURES in fields["checks"]:
-        linux = os.path.basename(os.path.normpath(args.build))
-        for what in deterministic_missing(load_expected(), (f"{linux}/{fields['boot']}",
-                                                            fields["boot"]),
+        for what in deterministic_missing(load_expected(), (f"{args.version}/{fields['design']}",
+                                                            fields["design"]),
                                           [(f"splat: {r[0]}", r) for r in reports]):
             tally.failed.append(f"{EXPECTED_FAILURES}: did not happen: {what}")
     return verdict(fields, tally, [r[0].split("] ", 1)[-1] for r in reports],
@@ -229,21 +227,21 @@ def verdict(fields, tally, reports, timeout):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--build", default=DEFAULT_BUILD)
+    add_version_argument(parser)
     parser.add_argument("--timeout", type=int, default=300, help="seconds for one boot")
     parser.add_argument("--smp", type=int, default=2)
-    parser.add_argument("--kernel", action="append", choices=KERNELS,
-                        help="only the mutants of this kernel (repeatable; default: every "
-                             "kernel)")
+    parser.add_argument("--flavour", action="append", choices=FLAVOURS,
+                        help="only the mutants of this flavour of kernel (repeatable; "
+                             "default: every flavour)")
     parser.add_argument("mutant", nargs="*", help="names in mutants/ (default: all)")
     args = parser.parse_args()
 
+    args.build = build_folder(args.version)
     initrd = os.path.join(args.build, "initramfs.cpio.gz")
-    linux = os.path.basename(os.path.normpath(args.build))
     log = os.path.join(args.build, "mutants", "build.log")
     os.makedirs(os.path.dirname(log), exist_ok=True)
     open(log, "w").close()
-    accel = choose_accel(args.build, os.path.join(args.build, KERNELS["debug"][0], BZIMAGE),
+    accel = choose_accel(args.build, os.path.join(args.build, FLAVOURS["debug"][0], BZIMAGE),
                          initrd)
 
     names = args.mutant or sorted(f[:-len(".patch")] for f in os.listdir(MUTANTS)
@@ -257,14 +255,14 @@ def main():
     mutants = []
     for name in names:
         fields = read_mutant(os.path.join(MUTANTS, f"{name}.patch"), args.build)
-        if args.kernel and fields["kernel"] not in args.kernel:
-            print(f"# run-mutants: {name}: not run, a {fields['kernel']} kernel mutant",
+        if args.flavour and fields["flavour"] not in args.flavour:
+            print(f"# run-mutants: {name}: not run, a {fields['flavour']} kernel mutant",
                   flush=True)
         else:
             mutants.append((name, fields))
     kit = digests({o for name, fields in mutants
                    for o in mutated_objects(os.path.join(args.build,
-                                                         KERNELS[fields["kernel"]][0]),
+                                                         FLAVOURS[fields["flavour"]][0]),
                                             os.path.join(MUTANTS, f"{name}.patch"))})
     judged, built, changed = [], set(), []
     with ThreadPoolExecutor(1) as boots:
@@ -272,29 +270,29 @@ def main():
             for name, fields in mutants:
                 path = os.path.join(MUTANTS, f"{name}.patch")
                 print(f"# run-mutants: {name}: {fields['breaks']}", flush=True)
-                tree = os.path.join(args.build, KERNELS[fields["kernel"]][0])
+                tree = os.path.join(args.build, FLAVOURS[fields["flavour"]][0])
                 kernel = os.path.join(args.build, "mutants", name, "bzImage")
-                built.add(fields["kernel"])
-                patch(tree, linux, path)
+                built.add(fields["flavour"])
+                patch(tree, args.version, path)
                 try:
                     build_mutant(args, name, fields, tree, path, log, kit)
                     os.makedirs(os.path.dirname(kernel), exist_ok=True)
                     shutil.copyfile(os.path.join(tree, BZIMAGE), kernel)
                     ours = defined_functions(tree)
                 finally:
-                    patch(tree, linux, path, reverse=True)
-                judged.append((name, fields["boot"],
+                    patch(tree, args.version, path, reverse=True)
+                judged.append((name, fields["design"],
                                boots.submit(judge, name, fields, args, ours, kernel, initrd,
                                             accel)))
         finally:
-            for kernel in sorted(built):
-                print(f"# run-mutants: rebuilding the kit's {kernel} kernel", flush=True)
-                build(args.build, kernel, log, CCACHE_DISABLE="1")
+            for flavour in sorted(built):
+                print(f"# run-mutants: rebuilding the kit's {flavour} kernel", flush=True)
+                build(args.version, flavour, log, CCACHE_DISABLE="1")
             changed = [o for o, d in digests(kit).items() if d != kit[o]]
     rows = [(name, boot, *judgement.result()) for name, boot, judgement in judged]
 
     print()
-    print("| mutant | boot | killed by |")
+    print("| mutant | design | killed by |")
     print("| --- | --- | --- |")
     for name, boot, (killed, what), died in rows:
         retried = f" (booted twice: the first boot died before /init: {died})" if died else ""

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Boot the test kernel of each --build (a kernel's build folder,
-build/<version>) once per fasync configuration, run the guest suite in
-each and the SIGIO atlas under rcu (in each with --all or --config),
+"""Boot the debug kernel of each --version (its build folder
+build/<version>) once per fasync design, run the guest suite in
+each and the SIGIO atlas under rcu (in each with --all or --design),
 and judge them; make test's split (TEST_SPLIT) boots some kernels under
 fewer designs and without the atlas, --all every kernel under every
-design; with --all (make test-all) or --kernel kcsan, also boot the
+design; with --all (make test-all) or --flavour kcsan, also boot the
 data-race (KCSAN) kernel with the suite's checks that load the node
 hardest (under rcu; every design with --all).
 
@@ -24,12 +24,12 @@ report, a timeout) counted as one failed test.
 
 Every boot of a kernel with the series also runs the KUnit suites
 (sigmouse, fasync) before /init; their KTAP comes from the console and
-counts with the programs'. Then (in a whole run: no --config, --only or
+counts with the programs'. Then (in a whole run: no --design, --only or
 --append) a boot with bogus options, and the KTAP two make steps wrote
 before the boots counts the same way: the exported series' checks (make
 check-series, build/<version>/series/ktap) and make run used as a
 person would, its window under Xvfb and its terminal on a pseudo-
-terminal (make person on the first --build, build/<version>/person/ktap);
+terminal (make person on the first --version, build/<version>/person/ktap);
 a file older than what it checked fails. Boots are named
 <version>/<configuration>.
 """
@@ -41,8 +41,8 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from guest import (BZIMAGE, DEFAULT_BUILD, DESIGNS as CONFIGS, KERNELS, KUNIT_SUITES, SUITES,
-                   Boot, boot_retrying_death, choose_accel, kunit_cases, suite_source,
+from guest import (BZIMAGE, DEFAULT_VERSION, DESIGNS, FLAVOURS, KUNIT_SUITES, SUITES,
+                   Boot, add_version_argument, boot_retrying_death, build_folder, choose_accel, kunit_cases, suite_source,
                    suite_tests, suite_variants)
 from atlas_report import report_path, stale_problems
 from bad_options import BAD_OPTIONS, bad_options_problems
@@ -60,7 +60,7 @@ NODE_SUITE = "sigio-test"
 # KCSAN kernel out)
 KCSAN_DESIGNS = ("rcu",)
 # the SIGIO atlas runs in the debug boot of these designs (every design
-# with --all or a --config: make test-all, make atlas-report's input);
+# with --all or a --design: make test-all, make atlas-report's input);
 # its other sources go through kill_fasync() as the node's do, and make
 # test, in CI's hour, has room for one
 ATLAS_DESIGNS = ("rcu",)
@@ -202,42 +202,43 @@ def read_ktap(path, size, made_by, inputs):
     return [], tally, ktap_problems(tally, tally.planned if size is None else size)
 
 
-def read_series_checks(build):
+def read_series_checks(version):
     """The exported series' checks, which make check-series ran: their
     KTAP, in build/<version>/series/ktap, whose plan must be
     check-series.sh's results, and one per patch if it walked them."""
+    build = build_folder(version)
     path = os.path.join(build, "series", "ktap")
     walk = None
     if os.path.exists(path):
         with open(path) as f:
             walk = next((line.split()[2] for line in f if line.startswith("# walk: ")), None)
-    return read_ktap(path, series_size(build, walk), "make check-series",
+    return read_ktap(path, series_size(version, walk), "make check-series",
                      [os.path.join(build, "series", "out", "0000-cover-letter.patch")])
 
 
-def series_size(build, walk):
+def series_size(version, walk):
     """check-series.sh's results: those outside its walk, and a prefix's
     for each patch of patches/<version>/series unless walk is "no"."""
     with open(os.path.join(HERE, "check-series.sh")) as f:
         fixed = len(re.findall(r'^result "series\.\w+"', f.read(), re.M))
-    version = os.path.basename(os.path.normpath(build))
     with open(os.path.join(HERE, "..", "patches", version, "series")) as f:
         patches = [line for line in f if line.split("#")[0].strip()]
     return fixed + (0 if walk == "no" else len(patches))
 
 
-def read_person_test(build):
+def read_person_test(version):
     """make run as a person uses it, its window and its terminal, which
     make person ran (person_test.py): its KTAP, in build/<version>/person/ktap."""
+    build = build_folder(version)
     return read_ktap(os.path.join(build, "person", "ktap"), len(PERSON_TESTS), "make person",
-                     [os.path.join(build, KERNELS["debug"][0], BZIMAGE),
+                     [os.path.join(build, FLAVOURS["debug"][0], BZIMAGE),
                       os.path.join(build, "initramfs.cpio.gz")])
 
 
 
 def check_bad_options(args, build, initrd, accel):
     """Unknown values on the command line (bad_options.py)."""
-    kernel = os.path.join(build, KERNELS["debug"][0], BZIMAGE)
+    kernel = os.path.join(build, FLAVOURS["debug"][0], BZIMAGE)
     boot, _, died = boot_retrying_death(
         lambda: Boot(os.path.join(build, "test", "bad-options"), kernel, initrd, "probe",
                      append=BAD_OPTIONS,
@@ -335,15 +336,13 @@ def figures_table(boots):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--build", action="append",
-                        help="a kernel's build folder, build/<version> (repeatable; "
-                        f"default {DEFAULT_BUILD}); the first is make run's kernel")
-    parser.add_argument("--kernel", action="append", choices=KERNELS,
-                        help="boot only this kernel (repeatable)")
+    add_version_argument(parser, repeatable=True)
+    parser.add_argument("--flavour", action="append", choices=FLAVOURS,
+                        help="boot only this flavour of kernel (repeatable)")
     parser.add_argument("--all", action="store_true",
                         help="every design on every kernel (make test-all)")
-    parser.add_argument("--config", action="append", choices=CONFIGS,
-                        help="run only this configuration (repeatable)")
+    parser.add_argument("--design", action="append", choices=DESIGNS,
+                        help="boot only this design (repeatable)")
     parser.add_argument("--timeout", type=int, default=900, help="seconds for one boot")
     parser.add_argument("--smp", type=int, default=2)
     parser.add_argument("--jobs", type=int, default=2, help="boots at a time")
@@ -355,14 +354,14 @@ def main():
     if unknown:
         parser.error(f"--only: no check named {', '.join(sorted(unknown))} in "
                      f"guest-apps/{NODE_SUITE}.c (names without the fixture)")
-    builds = args.build or [DEFAULT_BUILD]
+    versions = args.version or [DEFAULT_VERSION]
 
     expected = load_expected()
     # what this run boots: (name, kernel command line, build, tree,
     # initramfs, suites' sizes)
     configs, atlas_boots = [], []
-    for build in builds:
-        linux = os.path.basename(os.path.normpath(build))
+    for version in versions:
+        build = build_folder(version)
         initrd = os.path.join(build, "initramfs.cpio.gz")
         # the commit the boots ran, for reports made from their logs later
         os.makedirs(os.path.join(build, "test"), exist_ok=True)
@@ -370,37 +369,39 @@ def main():
             f.write(subprocess.run(["git", "-C", HERE, "describe", "--always", "--dirty"],
                                    capture_output=True, text=True).stdout.strip() or "unknown")
         # make test boots the debug kernel; the KCSAN kernel is make test-all's
-        for kernel in args.kernel or (KERNELS if args.all else ["debug"]):
-            tree = os.path.join(build, KERNELS[kernel][0])
-            checks = only if kernel == "debug" else [
+        for flavour in args.flavour or (FLAVOURS if args.all else ["debug"]):
+            tree = os.path.join(build, FLAVOURS[flavour][0])
+            checks = only if flavour == "debug" else [
                 c for c in KCSAN_CHECKS if only is None or c in only]
             if not checks and only is not None:
                 continue
             if args.all:
-                designs = CONFIGS
-            elif kernel == "debug":
-                designs = TEST_SPLIT.get(linux, CONFIGS)
+                designs = DESIGNS
+            elif flavour == "debug":
+                designs = TEST_SPLIT.get(version, DESIGNS)
             else:
                 designs = KCSAN_DESIGNS
-            for design in args.config or designs:
+            for design in args.design or designs:
                 # a whole debug boot runs the atlas too, under ATLAS_DESIGNS
                 # on a kernel outside TEST_SPLIT (every design with --all)
-                atlas = (kernel == "debug" and only is None
-                         and (args.all or args.config or
-                              (design in ATLAS_DESIGNS and linux not in TEST_SPLIT)))
+                atlas = (flavour == "debug" and only is None
+                         and (args.all or args.design or
+                              (design in ATLAS_DESIGNS and version not in TEST_SPLIT)))
                 suites = list(SUITES) if atlas else [NODE_SUITE]
                 if atlas and not args.all:
-                    atlas_boots.append((build, design))
+                    atlas_boots.append((version, design))
                 sizes = {s: suite_size(s, checks if s == NODE_SUITE else None) for s in suites}
-                name = f"{linux}/{design}" if kernel == "debug" else f"{linux}/{kernel}/{design}"
+                name = (f"{version}/{design}" if flavour == "debug"
+                        else f"{version}/{flavour}/{design}")
                 append = " ".join(filter(None, [
-                    CONFIGS[design], KERNELS[kernel][2], args.append,
+                    DESIGNS[design], FLAVOURS[flavour][1], args.append,
                     checks and f"SIGIO_TEST_ONLY={','.join(checks)}"]))
                 configs.append((name, append, build, tree, initrd, sizes))
     # the rest belongs to a whole run
-    whole = not args.kernel and not args.config and not args.only and not args.append
-    accel = choose_accel(builds[0], os.path.join(builds[0], KERNELS["debug"][0], BZIMAGE),
-                         os.path.join(builds[0], "initramfs.cpio.gz"))
+    whole = not args.flavour and not args.design and not args.only and not args.append
+    first = build_folder(versions[0])
+    accel = choose_accel(first, os.path.join(first, FLAVOURS["debug"][0], BZIMAGE),
+                         os.path.join(first, "initramfs.cpio.gz"))
 
     rows, boots, unexpected, passed, skipped = [], [], [], 0, 0
     # the suite's boots --jobs at a time: a TCG guest keeps less than one
@@ -437,31 +438,29 @@ def main():
 
     # the committed atlas report held against each boot of the atlas;
     # make test-all makes the report again, from every design's boot
-    for build, design in atlas_boots:
-        linux = os.path.basename(os.path.normpath(build))
-        problems = stale_problems(build, design, report_path(os.path.join(HERE, ".."), linux))
-        unexpected += [f"{linux}/atlas-report: {p}" for p in problems]
+    for version, design in atlas_boots:
+        problems = stale_problems(build_folder(version), design,
+                                  report_path(os.path.join(HERE, ".."), version))
+        unexpected += [f"{version}/atlas-report: {p}" for p in problems]
         passed += not problems
-        rows.append((f"{linux}/atlas-report", int(not problems), int(bool(problems)), 0, 0,
+        rows.append((f"{version}/atlas-report", int(not problems), int(bool(problems)), 0, 0,
                      "FAIL" if problems else "pass"))
 
     if whole:
-        for build in builds:
-            linux = os.path.basename(os.path.normpath(build))
-            print(f"# run-tests: {linux}/bad-options: booting with {BAD_OPTIONS}", flush=True)
+        for version in versions:
+            build = build_folder(version)
+            print(f"# run-tests: {version}/bad-options: booting with {BAD_OPTIONS}", flush=True)
             problems = check_bad_options(args, build, os.path.join(build, "initramfs.cpio.gz"),
                                          accel)
-            unexpected += [f"{linux}/bad-options: {p}" for p in problems]
+            unexpected += [f"{version}/bad-options: {p}" for p in problems]
             passed += not problems
-            rows.append((f"{linux}/bad-options", int(not problems), int(bool(problems)), 0, 0,
+            rows.append((f"{version}/bad-options", int(not problems), int(bool(problems)), 0, 0,
                          "FAIL" if problems else "pass"))
 
-        parts = [(f"{os.path.basename(os.path.normpath(b))}/series", read_series_checks, b)
-                 for b in builds]
-        parts.append((f"{os.path.basename(os.path.normpath(builds[0]))}/person",
-                      read_person_test, builds[0]))
-        for name, result, build in parts:
-            lines, tally, problems = result(build)
+        parts = [(f"{v}/series", read_series_checks, v) for v in versions]
+        parts.append((f"{versions[0]}/person", read_person_test, versions[0]))
+        for name, result, version in parts:
+            lines, tally, problems = result(version)
             print("\n".join(lines), flush=True)
             unexpected += [f"{name}: {p}" for p in problems]
             passed += len(tally.passed)
@@ -475,8 +474,8 @@ def main():
         print(f"{row[0]:<20} {row[1]:>6} {row[2]:>6} {row[3]:>7} {row[4]:>5}  {row[5]}")
     print()
     table = figures_table(boots)
-    for build in builds:
-        with open(os.path.join(build, "test", "figures.md"), "w") as f:
+    for version in versions:
+        with open(os.path.join(build_folder(version), "test", "figures.md"), "w") as f:
             f.write(table)
     print(table)
     for u in unexpected:

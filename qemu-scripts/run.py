@@ -26,7 +26,7 @@ import signal
 import sys
 import threading
 
-from guest import DEFAULT_BUILD, Boot, choose_accel, run_folder
+from guest import BZIMAGE, FLAVOURS, Boot, add_version_argument, build_folder, choose_accel, run_folder
 from qmp import QMPError
 
 MICE = ("ps2", "virtio-mouse", "virtio-tablet")
@@ -71,9 +71,10 @@ def verdict(boot, summaries, person):
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--build", default=DEFAULT_BUILD)
-    parser.add_argument("--seconds", type=int, default=int(os.environ.get("RUN_SECONDS", 20)),
-                        help="how long sigio-watch runs when no person is at a terminal")
+    add_version_argument(parser)
+    parser.add_argument("--run-seconds", type=int, default=int(os.environ.get("RUN_SECONDS", 20)),
+                        help="how long sigio-watch runs when no person is at a terminal "
+                        "(default $RUN_SECONDS, make run's, else 20)")
     parser.add_argument("--smp", type=int, default=2)
     args = parser.parse_args()
 
@@ -83,14 +84,15 @@ def main():
     display = "gtk" if window else "vnc" if person else "none"
     append = f"sigmouse_nodes={len(MICE)}"
     if not person:
-        append += f" sigmouse_watch_seconds={args.seconds}"
+        append += f" sigmouse_watch_seconds={args.run_seconds}"
 
-    kernel = os.path.join(args.build, "linux/arch/x86/boot/bzImage")
-    initrd = os.path.join(args.build, "initramfs.cpio.gz")
-    accel = choose_accel(args.build, kernel, initrd)
-    boot = Boot(run_folder(args.build), kernel, initrd,
+    build = build_folder(args.version)
+    kernel = os.path.join(build, FLAVOURS["debug"][0], BZIMAGE)
+    initrd = os.path.join(build, "initramfs.cpio.gz")
+    accel = choose_accel(build, kernel, initrd)
+    boot = Boot(run_folder(build), kernel, initrd,
                 "person" if person else "watch", append=append, smp=args.smp, accel=accel,
-                timeout=None if person else args.seconds + 300, display=display,
+                timeout=None if person else args.run_seconds + 300, display=display,
                 terminal=person)
     # a closed terminal or a kill: through serve()'s cleanup, no QEMU left
     for sig in (signal.SIGTERM, signal.SIGHUP):
@@ -119,7 +121,7 @@ def main():
         vnc = boot.qmp.execute("query-vnc")
         print(f"run: the guest's screen on VNC at {vnc['host']}:{vnc['service']}", flush=True)
     mover = threading.Thread(target=drive, daemon=True,
-                             args=(boot, watching, (args.seconds - 4) / len(MICE),
+                             args=(boot, watching, (args.run_seconds - 4) / len(MICE),
                                    host_moves, window or person))
     mover.start()
     boot.serve(on_line=on_line)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # make series: the kernel series as a kernel developer takes it, one
 # git format-patch series with a cover letter against the pristine
-# source, for the kernel KERNEL= names (6.1 or 6.12).
+# source, for the kernel VERSION= names (6.1 or 6.12).
 #
 # Debian's linux-source-<version> is extracted once into a git
 # repository, build/<version>/series/linux, committed and tagged
@@ -13,7 +13,7 @@
 # cover letter's subject and text from patches/<version>/cover-letter. Commit dates are
 # the patches' own, so the same sources export the same series.
 set -eu
-SIGMOUSE_KERNEL=bench  # $kernel_tree: the tree check-series.sh walks
+SIGMOUSE_FLAVOUR=bench  # $kernel_tree: the tree check-series.sh walks
 . "$(dirname "$0")/lib.sh"
 
 [ -r "$source_tarball" ] || die "$source_tarball missing: install $source_package"
@@ -53,7 +53,7 @@ git -C "$repo" checkout -q -f --detach pristine
 git -C "$repo" clean -q -f -d -x
 for p in $(series_patches); do
 	git -C "$repo" am -q --committer-date-is-author-date "$patches/$p" ||
-		die "patches/$linux/$p does not apply to pristine $debian_version with git am"
+		die "patches/$version/$p does not apply to pristine $debian_version with git am"
 done
 # the driver's new files go into the last patch's commit
 driver_files | while read -r file path; do
