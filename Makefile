@@ -45,7 +45,7 @@ help:
 	@echo '  person        make run used as a person would: window under Xvfb, terminal on a pty; about 3 min'
 	@echo '  check         check-host, then check-kernel'
 	@echo '  check-host    the host scripts'"'"' tests and the promise table; no kernel build, about a second'
-	@echo '  check-kernel  sparse on the driver and fs/fcntl.c, the KCSAN filter'"'"'s test; needs the kernel'
+	@echo '  check-kernel  sparse on the driver and fs/fcntl.c, the tests that read the kernel tree; needs the kernel'
 	@echo '  deps          install the missing Debian packages as root, or print the apt-get line'
 	@echo '  kernel        the debug kernel (KASAN, lockdep); cold 10-17 min, seconds once built'
 	@echo '  kcsan-kernel  the data-race (KCSAN) kernel; about 10 min cold'
@@ -228,7 +228,8 @@ bench-one: series
 
 # make check: first what needs no kernel build (the host scripts' tests,
 # the promise table), then what needs the debug kernel's tree (sparse,
-# the KCSAN filter's test, which reads the tree's functions)
+# the KCSAN filter's test, which reads the tree's functions, and the
+# results' test, which reads them with the tree's KTAP parser)
 check: check-host check-kernel
 
 check-host:

@@ -3,8 +3,8 @@
 # own tests (qemu-scripts/test_*.py) and the promise table
 # (docs/promises.md, qemu-scripts/promises.py); no kernel build.
 # "kernel" (make check-kernel): sparse on the driver and fs/fcntl.c, and
-# the KCSAN filter's test, which reads the project's functions from the
-# debug kernel's tree. Any warning fails. checkpatch runs on the
+# the tests that read the debug kernel's tree: the KCSAN filter's (the
+# project's functions) and the results' (the kernel's KTAP parser). Any warning fails. checkpatch runs on the
 # exported series, patch by patch (make check-series).
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -25,13 +25,16 @@ mkdir -p "$build"
 : >"$report"
 
 # the tests that read the debug kernel's tree
-kernel_tests="test_kcsan_filter.py"
+kernel_tests="test_kcsan_filter.py test_results.py"
 
 if [ "$part" = host ]; then
 	tests=
 	for t in "$top"/qemu-scripts/test_*.py; do
 		t=${t##*/}
-		[ "$t" = "$kernel_tests" ] || tests="$tests $t"
+		case " $kernel_tests " in
+		*" $t "*) ;;
+		*) tests="$tests $t" ;;
+		esac
 	done
 	# shellcheck disable=SC2086
 	if ! out=$(cd "$top/qemu-scripts" && python3 -m unittest -q $tests 2>&1); then
@@ -71,4 +74,4 @@ if ! out=$(cd "$top/qemu-scripts" && KERNEL_TREE=$kernel_tree python3 -m unittes
 fi
 
 [ "$failed" -eq 0 ] || die "check-kernel failed; see $report"
-say "sparse and the KCSAN filter's test: clean"
+say "sparse and the tests that read the kernel tree: clean"

@@ -22,6 +22,9 @@ class Tally:
         self.failed = []
         self.skipped = []
         self.numbers = []
+        # (status: "passed", "failed" or "skipped", the rest of the line)
+        # in the order they came
+        self.results = []
         self.figures = {}
 
     def feed(self, line):
@@ -32,12 +35,9 @@ class Tally:
         elif m := RESULT.match(line):
             failed, number, name = m.group(1), int(m.group(2)), m.group(3)
             self.numbers.append(number)
-            if "# SKIP" in name:
-                self.skipped.append(name)
-            elif failed:
-                self.failed.append(name)
-            else:
-                self.passed.append(name)
+            status = "skipped" if "# SKIP" in name else "failed" if failed else "passed"
+            getattr(self, status).append(name)
+            self.results.append((status, name))
 
     def count(self):
         return len(self.passed) + len(self.failed) + len(self.skipped)

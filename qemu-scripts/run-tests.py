@@ -20,7 +20,11 @@ figures the checks printed (load held, faults injected, stress-ng's
 bogo-ops, fuzz calls, reports, packets lost; also in
 build/<version>/test/figures.md), and the line "N passed, N failed, N skipped" over
 all of them: tests, with each problem that is not a test's result (a
-report, a timeout) counted as one failed test.
+report, a timeout) counted as one failed test. The same results, for
+machines, go to build/<version>/test/ of the first --version: one KTAP
+document (results.ktap: a test per boot, a subtest per suite; the
+kernel's tools/testing/kunit/kunit_parser.py reads it) and a summary
+(results.json); results.py says how.
 
 Every boot of a kernel with the series also runs the KUnit suites
 (sigmouse, fasync) before /init; their KTAP comes from the console and
@@ -50,6 +54,7 @@ from expected import deterministic_missing, load_expected, matches
 from kcsan_filter import defined_functions, split_reports
 from ktap import Suites, Tally, kunit_suites
 from person_test import TESTS as PERSON_TESTS
+from results import BootResult, summary, write_results
 HERE = os.path.dirname(os.path.abspath(__file__))
 # every boot runs the node's suite, a whole debug boot the atlas too:
 # the debug kernel alone has the atlas's sources
@@ -403,7 +408,9 @@ def main():
     accel = choose_accel(first, os.path.join(first, FLAVOURS["debug"][0], BZIMAGE),
                          os.path.join(first, "initramfs.cpio.gz"))
 
-    rows, boots, unexpected, passed, skipped = [], [], [], 0, 0
+    # rows: the table's; boots: the figures'; results: the machines' and
+    # the closing line's
+    rows, boots, results = [], [], []
     # the suite's boots --jobs at a time: a TCG guest keeps less than one
     # of the two cores busy (174 s of CPU in a 203 s boot); each boot's
     # lines are shown in this order once it has ended. The bad-options
@@ -421,9 +428,9 @@ def main():
                     print(f"# run-tests: {name}: data race in stock code, listed, not failed: "
                           f"{report[0]}")
                 xfail, fresh = judge(name, problems, expected, boot_workdir(build, name))
-                unexpected += [f"{name}: {p}" for p in fresh]
-                passed += len(suites.total("passed"))
-                skipped += len(suites.total("skipped"))
+                results.append(BootResult(
+                    name, [(suite, tally, "" if suite == NODE_SUITE else f"{suite}: ")
+                           for suite, tally in suites.tallies.items()], fresh, xfail))
                 reports = sum(p.startswith("splat: ") for p, _ in problems)
                 boots.append((name, suites.tallies[NODE_SUITE], (reports, len(stock))))
                 rows.append((name, len(suites.total("passed")), len(suites.total("failed")),
@@ -441,8 +448,8 @@ def main():
     for version, design in atlas_boots:
         problems = stale_problems(build_folder(version), design,
                                   report_path(os.path.join(HERE, ".."), version))
-        unexpected += [f"{version}/atlas-report: {p}" for p in problems]
-        passed += not problems
+        results.append(BootResult(f"{version}/atlas-report", fresh=problems,
+                                  check="atlas-report"))
         rows.append((f"{version}/atlas-report", int(not problems), int(bool(problems)), 0, 0,
                      "FAIL" if problems else "pass"))
 
@@ -452,8 +459,8 @@ def main():
             print(f"# run-tests: {version}/bad-options: booting with {BAD_OPTIONS}", flush=True)
             problems = check_bad_options(args, build, os.path.join(build, "initramfs.cpio.gz"),
                                          accel)
-            unexpected += [f"{version}/bad-options: {p}" for p in problems]
-            passed += not problems
+            results.append(BootResult(f"{version}/bad-options", fresh=problems,
+                                      check="bad-options"))
             rows.append((f"{version}/bad-options", int(not problems), int(bool(problems)), 0, 0,
                          "FAIL" if problems else "pass"))
 
@@ -462,9 +469,7 @@ def main():
         for name, result, version in parts:
             lines, tally, problems = result(version)
             print("\n".join(lines), flush=True)
-            unexpected += [f"{name}: {p}" for p in problems]
-            passed += len(tally.passed)
-            skipped += len(tally.skipped)
+            results.append(BootResult(name, [(name.split("/", 1)[1], tally, "")], problems))
             rows.append((name, len(tally.passed), len(tally.failed), len(tally.skipped), 0,
                          "FAIL" if problems else "pass"))
 
@@ -478,11 +483,15 @@ def main():
         with open(os.path.join(build_folder(version), "test", "figures.md"), "w") as f:
             f.write(table)
     print(table)
-    for u in unexpected:
-        print(f"FAIL: {u}")
+    for result in results:
+        for problem in result.fresh:
+            print(f"FAIL: {result.name}: {problem}")
+    ktap, summary_json = write_results(os.path.join(build_folder(versions[0]), "test"), results)
+    print(f"# run-tests: results in {ktap} (KTAP) and {summary_json}")
     # every unexplained problem is one failure: a test, a splat, a timeout
-    print(f"{passed} passed, {len(unexpected)} failed, {skipped} skipped")
-    return 1 if unexpected else 0
+    totals = summary(results)["totals"]
+    print(f"{totals['passed']} passed, {totals['failed']} failed, {totals['skipped']} skipped")
+    return 1 if totals["failed"] else 0
 
 
 if __name__ == "__main__":
