@@ -12,7 +12,10 @@ carries the XFAIL directive (which kunit_parser, knowing only SKIP,
 counts as a failure). A problem that is no test's result (a kernel
 report, a timeout, a plan cut short, a stale file) is a case of the
 boot's own, failed; a row that is one check (bad-options,
-atlas-report) is one case. The JSON has, per boot, the counts of the
+atlas-report) is one case when it passed, and its problems when not;
+a boot with no case at all, one result line. So kunit_parser's counts
+are the closing line's, expected failures counted as failed (and a
+boot with no case as one test). The JSON has, per boot, the counts of the
 run's closing line (a problem the run did not expect is one failure)
 and the failures' names, and the totals.
 """
@@ -68,20 +71,22 @@ class BootResult:
                     lines.append(f"{'ok' if status == 'passed' else 'not ok'} {i} {name}")
             unexpected = [line for line in lines if line.startswith("not ok") and "# XFAIL" not in line]
             cases.append((suite, not unexpected, lines))
-        if self.check:
-            cases.append((self.check, not self.fresh, None))
+        if self.check and not self.fresh:
+            cases.append((self.check, True, None))
         # the problems that are no test's result, each a failed case
         cases += [(clean(p), False, None) for p in self.fresh if p not in results_of]
         cases += [(f"{clean(p)} # XFAIL {clean(why)}", False, None)
                   for p, why in self.xfail if p not in results_of]
+        result = f"{'not ok' if self.fresh else 'ok'} {number} {self.name}"
+        if not cases:
+            return [result]
         body = ["KTAP version 1", f"# Subtest: {self.name}", f"1..{len(cases)}"]
         for i, (name, ok, lines) in enumerate(cases, 1):
             if lines is not None:
                 body += ["    KTAP version 1", f"    # Subtest: {name}", f"    1..{len(lines)}"]
                 body += ["    " + line for line in lines]
             body.append(f"{'ok' if ok else 'not ok'} {i} {name}")
-        return ["    " + line for line in body] + [
-            f"{'not ok' if self.fresh else 'ok'} {number} {self.name}"]
+        return ["    " + line for line in body] + [result]
 
 
 def clean(text):

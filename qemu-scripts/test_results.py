@@ -72,7 +72,9 @@ def parse(lines):
 
 class ResultsTest(unittest.TestCase):
     def setUp(self):
-        self.boots = [boot(), BootResult("6.1/bad-options", check="bad-options"), series()]
+        self.boots = [boot(), BootResult("6.1/bad-options", check="bad-options"), series(),
+                      BootResult("6.1/atlas-report", check="atlas-report",
+                                 fresh=["row pipe_read_data: stale", "skipped: differ"])]
         self.test, self.status = parse(ktap_document(self.boots))
 
     def test_parsed_without_errors(self):
@@ -81,7 +83,7 @@ class ResultsTest(unittest.TestCase):
 
     def test_a_test_per_row_a_subtest_per_suite(self):
         self.assertEqual([t.name for t in self.test.subtests],
-                         ["6.1/rcu", "6.1/bad-options", "6.1/series"])
+                         ["6.1/rcu", "6.1/bad-options", "6.1/series", "6.1/atlas-report"])
         rcu = self.test.subtests[0]
         self.assertEqual([t.name for t in rcu.subtests][:3],
                          ["sigio-test", "kunit fasync", "kunit sigmouse"])
@@ -89,10 +91,13 @@ class ResultsTest(unittest.TestCase):
         self.assertEqual(rcu.subtests[0].subtests[50].name, "node.fasync_add_race_sampler")
         self.assertEqual(rcu.subtests[0].subtests[50].status, self.status.FAILURE)
         self.assertEqual(self.test.subtests[1].status, self.status.SUCCESS)
+        # a failed check is its problems
+        self.assertEqual([t.name for t in self.test.subtests[3].subtests],
+                         ["row pipe_read_data: stale", "skipped: differ"])
 
     def test_counts_agree_with_the_summary(self):
         totals = summary(self.boots)["totals"]
-        self.assertEqual(totals, {"passed": 78 + 5 + 9 + 1 + 2, "failed": 3, "skipped": 1,
+        self.assertEqual(totals, {"passed": 78 + 5 + 9 + 1 + 2, "failed": 5, "skipped": 1,
                                   "xfail": 1})
         self.assertEqual(self.test.counts.passed, totals["passed"])
         self.assertEqual(self.test.counts.skipped, totals["skipped"])
