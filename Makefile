@@ -27,7 +27,7 @@ SCRIPTS := qemu-scripts
 FULL_VERSION := 6.1
 SPLIT_VERSION := 6.12
 
-.PHONY: help all deps kernel kcsan-kernel initramfs run person test test-all test-full test-split check check-host check-kernel series check-series disasm mutants fuzz bench bench-one bench-smoke boot-deaths atlas-report kunit clean
+.PHONY: help all deps kernel kcsan-kernel initramfs run person test test-one test-all test-full test-split check check-host check-kernel series check-series disasm mutants fuzz bench bench-one bench-smoke boot-deaths atlas-report kunit clean
 
 # plain make builds nothing: it lists the targets
 .DEFAULT_GOAL := help
@@ -39,6 +39,7 @@ help:
 	@echo '  help          this list; builds nothing'
 	@echo '  run           boot the guest, one SIGIO line per mouse packet; first time: deps, kernel, initramfs'
 	@echo '  test          what CI runs: both kernels, every kind of check; cold about 44 min, warm about 22'
+	@echo '  test-one      CHECK=name[,name] [DESIGN=rcu]: only those checks, in one boot of the debug kernel'
 	@echo '  test-all      every configuration on every kernel and sanitizer; about 3 hours cold'
 	@echo '  test-full     make test'"'"'s builds and checks on VERSION, no suite boots (make test boots them)'
 	@echo '  test-split    make test'"'"'s 6.12 part, no suite boots: check, check-series, initramfs'
@@ -124,6 +125,19 @@ test:
 	wait $$split; status=$$?; trap - EXIT INT TERM; cat $(SPLIT_LOG); exit $$status
 	@$(PYTHON) $(SCRIPTS)/run-tests.py \
 		--version $(FULL_VERSION) --version $(SPLIT_VERSION)
+
+# one boot of the debug kernel under DESIGN with only the checks CHECK
+# names (comma-separated): sigio-test's tests (read_sizes, not
+# node.read_sizes) or the SIGIO atlas's variants (pipe_read_data), whose
+# KTAP it shows and then the closing line
+DESIGN ?= rcu
+ifneq ($(filter test-one,$(MAKECMDGOALS)),)
+ifndef CHECK
+$(error make test-one needs CHECK=name: a test of guest-apps/sigio-test.c or a variant of guest-apps/sigio-atlas.c)
+endif
+endif
+test-one: initramfs
+	@$(PYTHON) $(SCRIPTS)/run-tests.py --version $(VERSION) --design $(DESIGN) --only $(CHECK)
 
 # every kind of check on VERSION, built: sparse and the host scripts'
 # tests, the exported series' checks (git am, checkpatch, its prefixes

@@ -143,8 +143,10 @@ def mice_socket(build):
 # The test programs a test boot runs one after the other
 # (sigmouse_suites=a,b on the command line), each with the variable that
 # narrows it to some of its tests: the node's suite (test names) and the
-# SIGIO atlas of the kernel's other fasync users (variant names).
+# SIGIO atlas of the kernel's other fasync users (variant names: its
+# sources and events, BY_VARIANT).
 SUITES = {"sigio-test": "SIGIO_TEST_ONLY", "sigio-atlas": "SIGIO_ATLAS_ONLY"}
+BY_VARIANT = ("sigio-atlas",)
 # the KUnit suites every kernel with the series runs at boot, before
 # /init, and their sources in the kernel tree (the cases named there)
 KUNIT_SUITES = {"sigmouse": "drivers/input/sigmouse_kunit.c",
@@ -178,9 +180,7 @@ def suite_selectable(suite):
     """The names a suite's SUITES variable selects by: sigio-test's tests,
     the atlas's variants (its sources)."""
     text = suite_source(suite)
-    if suite == "sigio-atlas":
-        return {name for _, name in suite_variants(text)}
-    return {name for _, name in suite_tests(text)}
+    return {name for _, name in (suite_variants if suite in BY_VARIANT else suite_tests)(text)}
 
 
 class Boot:
