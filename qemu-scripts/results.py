@@ -69,7 +69,8 @@ class BootResult:
                     lines.append(f"not ok {i} {name} # XFAIL {clean(expected[problem])}")
                 else:
                     lines.append(f"{'ok' if status == 'passed' else 'not ok'} {i} {name}")
-            unexpected = [line for line in lines if line.startswith("not ok") and "# XFAIL" not in line]
+            unexpected = [line for line in lines
+                          if line.startswith("not ok") and "# XFAIL" not in line]
             cases.append((suite, not unexpected, lines))
         if self.check and not self.fresh:
             cases.append((self.check, True, None))

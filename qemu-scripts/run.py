@@ -26,7 +26,8 @@ import signal
 import sys
 import threading
 
-from guest import BZIMAGE, FLAVOURS, Boot, add_version_argument, build_folder, choose_accel, run_folder
+from guest import (BZIMAGE, FLAVOURS, Boot, add_version_argument, build_folder, choose_accel,
+                   run_folder)
 from qmp import QMPError
 
 MICE = ("ps2", "virtio-mouse", "virtio-tablet")
