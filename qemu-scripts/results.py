@@ -23,6 +23,7 @@ and the failures' names, and the totals.
 import json
 import os
 
+
 class BootResult:
     """One row of the run's table as run-tests.py judged it.
 
