@@ -224,7 +224,7 @@ def report_problems(results, design, path):
         if record is None:
             skipped.add(variant)
             continue
-        key = (record["source"], record["event"])
+        key = tuple(event_cells(record)[:2])
         seen.add(key)
         cells = reported.get(key)
         if cells is None:

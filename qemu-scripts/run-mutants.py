@@ -102,11 +102,12 @@ MADE_AGAINST = "6.1"
 OFFSET = re.compile(r"\(offset -?\d+ lines?\)")
 
 
-def patch(tree, version, path, reverse=False):
+def patch(tree, version, path, reverse=False, dry_run=False):
     """Apply (or revert) a mutant as written, or stop the run: never with
     fuzz, and on MADE_AGAINST never at an offset either (the mutant is
     stale: its hunks no longer say where they go). GNU patch is tried
-    first (--dry-run), so a mutant that stops the run changed nothing."""
+    first (--dry-run), so a mutant that stops the run changed nothing;
+    with dry_run, that trial is all."""
     cmd = ["patch", "-d", tree, "-p1", "--forward", "--fuzz=0", "--no-backup-if-mismatch",
            "--reject-file=-", "-i", path] + (["-R"] if reverse else [])
     trial = subprocess.run(cmd + ["--dry-run"], capture_output=True, text=True)
@@ -115,6 +116,8 @@ def patch(tree, version, path, reverse=False):
         sys.exit(f"run-mutants: {os.path.basename(path)} does not "
                  f"{'revert' if reverse else 'apply'} exactly to Linux {version} ({tree}): "
                  f"the mutant is stale, port it\n{trial.stdout}{trial.stderr}")
+    if dry_run:
+        return
     if offset and not reverse:
         print(f"# run-mutants: {os.path.basename(path)}: on Linux {version} at an offset: "
               + "; ".join(OFFSET.findall(trial.stdout)), flush=True)
@@ -246,8 +249,6 @@ def main():
 
     names = args.mutant or sorted(f[:-len(".patch")] for f in os.listdir(MUTANTS)
                                   if f.endswith(".patch"))
-    # a mutant boots while the next one builds: the boot keeps less than
-    # one of the two cores busy, the build's links one
     # every header read first (a bad one stops the run before any build),
     # and the kit's objects of every file a mutant patches taken before
     # the first mutant: a mutant of a header rebuilds objects of files
@@ -260,10 +261,17 @@ def main():
                   flush=True)
         else:
             mutants.append((name, fields))
+    # and every one must apply exactly before the first is built: one that
+    # does not stops the run having spent nothing
+    for name, fields in mutants:
+        patch(os.path.join(args.build, FLAVOURS[fields["flavour"]][0]), args.version,
+              os.path.join(MUTANTS, f"{name}.patch"), dry_run=True)
     kit = digests({o for name, fields in mutants
                    for o in mutated_objects(os.path.join(args.build,
                                                          FLAVOURS[fields["flavour"]][0]),
                                             os.path.join(MUTANTS, f"{name}.patch"))})
+    # a mutant boots while the next one builds: the boot keeps less than
+    # one of the two cores busy, the build's links one
     judged, built, changed = [], set(), []
     with ThreadPoolExecutor(1) as boots:
         try:
