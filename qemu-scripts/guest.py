@@ -176,6 +176,22 @@ def kunit_cases(tree, source):
         return KUNIT_CASE.findall(f.read())
 
 
+def suite_size(suite, only=None):
+    """Tests in a suite's source (of the names in only, if given: tests,
+    or variants of a suite BY_VARIANT): each fixture's tests times its
+    variants."""
+    text = suite_source(suite)
+    by_variant = suite in BY_VARIANT
+    tests, variants = {}, {}
+    for fixture, name in suite_tests(text):
+        if only is None or by_variant or name in only:
+            tests[fixture] = tests.get(fixture, 0) + 1
+    for fixture, name in suite_variants(text):
+        taken = only is None or not by_variant or name in only
+        variants[fixture] = variants.get(fixture, 0) + taken
+    return sum(n * variants.get(fixture, 1) for fixture, n in tests.items())
+
+
 def suite_selectable(suite):
     """The names a suite's SUITES variable selects by: sigio-test's tests,
     the atlas's variants (its sources)."""

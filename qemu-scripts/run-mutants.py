@@ -44,8 +44,8 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 from guest import (BZIMAGE, DESIGNS, FLAVOURS, KUNIT_SUITES, SUITES, Boot, add_version_argument,
-                   build_folder,
-                   boot_retrying_death, choose_accel, kunit_cases, suite_selectable)
+                   boot_retrying_death, build_folder, choose_accel, kunit_cases,
+                   suite_selectable)
 from kcsan_filter import defined_functions, split_reports
 from ktap import Tally, kunit_suites
 from bad_options import BAD_OPTIONS, bad_options_problems

@@ -45,10 +45,9 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from guest import (BY_VARIANT, BZIMAGE, DEFAULT_VERSION, DESIGNS, FLAVOURS, KUNIT_SUITES,
+from guest import (BZIMAGE, DEFAULT_VERSION, DESIGNS, FLAVOURS, KUNIT_SUITES,
                    SUITES, Boot, add_version_argument, boot_retrying_death, build_folder,
-                   choose_accel, kunit_cases, suite_selectable, suite_source, suite_tests,
-                   suite_variants)
+                   choose_accel, kunit_cases, suite_selectable, suite_size)
 from atlas_report import report_path, stale_problems
 from bad_options import BAD_OPTIONS, bad_options_problems
 from expected import deterministic_missing, load_expected, matches
@@ -79,22 +78,6 @@ TEST_SPLIT = {"6.12": ("rcu", "waitqueue")}
 KCSAN_CHECKS = ("fasync_churn_during_delivery", "stress_ng_beside_stream",
                 "fuzz_then_node_works", "teardown_during_delivery",
                 "pipe_teardown_during_delivery", "many_opens_one_list")
-
-
-def suite_size(suite, only=None):
-    """Tests in a suite's source (of the names in only, if given: tests,
-    or variants of a suite BY_VARIANT): each fixture's tests times its
-    variants."""
-    text = suite_source(suite)
-    by_variant = suite in BY_VARIANT
-    tests, variants = {}, {}
-    for fixture, name in suite_tests(text):
-        if only is None or by_variant or name in only:
-            tests[fixture] = tests.get(fixture, 0) + 1
-    for fixture, name in suite_variants(text):
-        taken = only is None or not by_variant or name in only
-        variants[fixture] = variants.get(fixture, 0) + taken
-    return sum(n * variants.get(fixture, 1) for fixture, n in tests.items())
 
 
 def boot_workdir(build, name):
