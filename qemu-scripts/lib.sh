@@ -7,6 +7,11 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # each with its series in patches/<version>/ and its builds in
 # build/<version>/ ($BUILD_DIR/<version>, as guest.build_folder())
 version=${SIGMOUSE_VERSION:-6.1}
+# The kit's make passes its command line (VERSION=6.1, say) on to every
+# make below it in MAKEFLAGS, and kbuild's own VERSION is the kernel's
+# major number: given 6.1, the kernel said it was 6.1.1.192 and left
+# LINUX_VERSION_CODE empty. No make these scripts run takes the kit's.
+unset MAKEFLAGS MAKEOVERRIDES MFLAGS
 case $version in
 6.1|6.12) ;;
 *) echo "VERSION must be 6.1 or 6.12, not $version" >&2; exit 1 ;;
