@@ -2692,10 +2692,19 @@ static int trace_lines(const char *event, const char *detail)
 	return n;
 }
 
+/*
+ * The counter clock: the trace's lines in the order their events took
+ * it. The default, each CPU's local clock, orders lines of different
+ * CPUs only as well as those clocks agree, and a guest under TCG marks
+ * its TSCs unsynchronized: a line written after a mark on another CPU
+ * could come before it (seen once in make test, a round of
+ * fasync_add_race_sampler with no added entry and the next with two).
+ */
 static int fasync_tracing(int on)
 {
 	/* empty lists, such as this suite's own tty, would flood the buffer */
 	return write_file(TRACEFS "/tracing_on", "0") ||
+	       (on && write_file(TRACEFS "/trace_clock", "counter")) ||
 	       write_file(TRACEFS "/events/fasync/kill_fasync/filter",
 			  on ? "walked > 0" : "0") ||
 	       write_file(TRACEFS "/events/fasync/enable", on ? "1" : "0") ||
