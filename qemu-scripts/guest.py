@@ -240,6 +240,7 @@ class Boot:
             "-qmp", f"unix:{self.sockets['mice']},server=on,wait=off",
             "-device", "virtio-mouse-pci,id=vmouse",
             "-device", "virtio-tablet-pci,id=vtablet",
+            "-device", "virtio-rng-pci",
         ]
         self.console_lines = []
         self.channel_lines = []
