@@ -45,7 +45,7 @@
 #include "owner-party.h"
 #include "pipe-flood.h"
 #include "sigmouse-node.h"
-#include "write-file.h"
+#include "sysfs-file.h"
 
 #define BAND_IN		(POLLIN | POLLRDNORM)
 #define BAND_HUP	(POLLHUP | POLLERR)
@@ -87,22 +87,6 @@ struct delivery {
 	unsigned int buttons;
 	char mismatch[160];	/* the first signal that was not as expected */
 };
-
-/* the first line of path, without its newline, into buf; 0 or -1 */
-static int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	int ret = -1;
-
-	if (!f)
-		return -1;
-	if (fgets(buf, len, f)) {
-		buf[strcspn(buf, "\n")] = '\0';
-		ret = 0;
-	}
-	fclose(f);
-	return ret;
-}
 
 /* sigmouse.notify=waitqueue: keyed wake-ups signal, nothing calls kill_fasync() */
 static int notify_is_waitqueue(void)

@@ -32,7 +32,7 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include "kselftest_harness.h"
 #include "pipe-flood.h"
-#include "write-file.h"
+#include "sysfs-file.h"
 
 #define ENABLE		"/sys/kernel/tracing/events/fasync/kill_fasync/enable"
 #define MAX_FLOODERS	15
