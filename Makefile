@@ -43,7 +43,7 @@ help:
 	@echo '  test-all      every configuration on every kernel and sanitizer; about 3 hours cold'
 	@echo '  test-full     make test'"'"'s builds and checks on VERSION, no suite boots (make test boots them)'
 	@echo '  test-split    make test'"'"'s 6.12 part, no suite boots: check, check-series, initramfs'
-	@echo '  person        make run used as a person would: window under Xvfb, terminal on a pty; about 3 min'
+	@echo '  person        make run used as a person would, the README'"'"'s commands as a newcomer would; about 4.5 min'
 	@echo '  check         check-host, then check-kernel'
 	@echo '  check-host    the host scripts'"'"' tests and the promise table; no kernel build, about a second'
 	@echo '  check-kernel  sparse on the driver and fs/fcntl.c, the tests that read the kernel tree; needs the kernel'

@@ -28,15 +28,11 @@ wait_for_nodes() {
 }
 
 # The guest's own screen (QEMU's window or VNC) shows what the host gets
-# on the channel; its first lines say how to move the mice there.
-show_and_send() {
-	printf '\033[H\033[J' >/dev/tty1
-	echo "sigmouse: the virtio tablet follows the pointer over this window." >/dev/tty1
-	echo "Relative mice: qmp_mouse.py use ps2, click to grab; Ctrl+Alt+G frees." >/dev/tty1
-	tee /dev/tty1 >"$channel"
+# on the channel, under a header saying what the kernel booted with
+watch_on_screen() {
+	sigio-watch --screen /dev/tty1 "$@" >"$channel" 2>&1
 }
 
-set -o pipefail
 case "${sigmouse_run:-shell}" in
 test)
 	# sigmouse_suites=a,b: the test programs to run, each announced on
@@ -57,13 +53,13 @@ test)
 watch)
 	# sigio-watch for a script: it stops after sigmouse_watch_seconds
 	wait_for_nodes
-	sigio-watch ${sigmouse_watch_seconds:-} 2>&1 | show_and_send
+	watch_on_screen ${sigmouse_watch_seconds:-}
 	rc=$?
 	;;
 person)
 	# sigio-watch until the person stops, and a shell on the console
 	wait_for_nodes
-	sigio-watch 2>&1 | show_and_send &
+	watch_on_screen &
 	# busybox poweroff, halt and reboot signal init: end the run cleanly
 	trap 'echo "@@ exit 0" >"$channel"; poweroff -f' USR1 USR2 TERM
 	echo "sigmouse guest shell: sigio-watch, sigio-test, pipe-load and the bench programs are on the PATH; poweroff or Ctrl-D ends the run"

@@ -3,8 +3,7 @@
  * sigio-watch: one line per signal from every /dev/sigmouseN, for a
  * person moving the mouse. Each node gets its own real-time signal
  * (F_SETSIG), so the siginfo names the device, fd and band; the
- * packets that signal announced are read and printed with it, after
- * the node's running count of signals.
+ * packets that signal announced are read and printed with it.
  *
  * Nodes that appear later (a hot-plugged mouse) are picked up within a
  * second; a node that hangs up is closed and its signal never reused.
@@ -12,21 +11,30 @@
  * node: signals, packets, packets lost (gaps in the sequence numbers),
  * and the summed motion.
  *
- * usage: sigio-watch [seconds]   (default: until interrupted)
+ * usage: sigio-watch [--screen TTY] [seconds]   (default: until interrupted)
+ *
+ * --screen TTY draws on a text console too (make run's window): a header
+ * that stays, the fasync design and notify mode the kernel booted with
+ * and each node's running count of signals, over the lines, each cut to
+ * the screen's width rather than wrapped.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "sigmouse-node.h"
+#include "sysfs-file.h"
 
 /* one real-time signal per node, SIGRTMIN + slot */
 #define MAX_NODES 16
@@ -46,6 +54,15 @@ struct watched {
 static struct watched watched[MAX_NODES];
 static int slots;
 
+/*
+ * --screen's console: HEADER_ROWS rows that stay (what the kernel booted
+ * with, the counts, a rule), the lines scrolling below them
+ */
+#define HEADER_ROWS	3
+#define LINE_LEN	256
+static FILE *screen;
+static int screen_cols = 80;
+
 static const char *si_code_name(int code)
 {
 	switch (code) {
@@ -60,12 +77,13 @@ static const char *si_code_name(int code)
 	}
 }
 
+/* si_band's POLL* bits, without the prefix every one of them has; 0 if none */
 static void band_names(long band, char *buf, size_t len)
 {
 	static const struct { long bit; const char *name; } bits[] = {
-		{ POLLIN, "POLLIN" }, { POLLPRI, "POLLPRI" }, { POLLOUT, "POLLOUT" },
-		{ POLLERR, "POLLERR" }, { POLLHUP, "POLLHUP" },
-		{ POLLRDNORM, "POLLRDNORM" }, { POLLMSG, "POLLMSG" },
+		{ POLLIN, "IN" }, { POLLPRI, "PRI" }, { POLLOUT, "OUT" },
+		{ POLLERR, "ERR" }, { POLLHUP, "HUP" },
+		{ POLLRDNORM, "RDNORM" }, { POLLMSG, "MSG" },
 	};
 	size_t i, n = 0;
 
@@ -73,6 +91,87 @@ static void band_names(long band, char *buf, size_t len)
 	for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
 		if (band & bits[i].bit)
 			n += snprintf(buf + n, len - n, "%s%s", n ? "|" : "", bits[i].name);
+	if (!n)
+		snprintf(buf, len, "0");
+}
+
+/* the node's name, its path without "/dev/" */
+static const char *node_name(const struct watched *w)
+{
+	return w->node + strlen("/dev/");
+}
+
+/* The line on stdout and, cut to its width, in --screen's scrolling rows. */
+static void say(const char *fmt, ...)
+{
+	char line[LINE_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	printf("%s\n", line);
+	if (screen)
+		fprintf(screen, "%.*s\n", screen_cols - 1, line);
+}
+
+/* --screen's second row: each node's signals so far */
+static void show_counts(void)
+{
+	char row[LINE_LEN];
+	size_t n = snprintf(row, sizeof(row), "signals:");
+	int i;
+
+	if (!screen)
+		return;
+	for (i = 0; i < slots && n < sizeof(row); i++)
+		n += snprintf(row + n, sizeof(row) - n, " %s %lu%s", node_name(&watched[i]),
+			      watched[i].signals, watched[i].fd < 0 ? " (gone)" : "");
+	/* to the row and back to the line being written (DECSC, DECRC) */
+	fprintf(screen, "\0337\033[2;1H\033[K%.*s\0338", screen_cols - 1, row);
+	fflush(screen);
+}
+
+/*
+ * Clear the console tty and draw the header; the rows below it scroll
+ * (DECSTBM, which also puts the cursor home) and the lines go there.
+ */
+static int open_screen(const char *tty, const char *booted)
+{
+	struct winsize size = { .ws_row = 25, .ws_col = 80 };
+	int i;
+
+	screen = fopen(tty, "w");
+	if (!screen)
+		return -1;
+	ioctl(fileno(screen), TIOCGWINSZ, &size);
+	screen_cols = size.ws_col > 1 ? size.ws_col : 80;
+	fprintf(screen, "\033[H\033[J%.*s\n\n", screen_cols - 1, booted);
+	for (i = 0; i < screen_cols - 1; i++)
+		fputc('-', screen);
+	fprintf(screen, "\033[%d;%dr\033[%d;1H", HEADER_ROWS + 1,
+		size.ws_row > HEADER_ROWS ? size.ws_row : 25, HEADER_ROWS + 1);
+	show_counts();
+	return 0;
+}
+
+/* The whole console scrolls again, for whatever writes to it next. */
+static void close_screen(void)
+{
+	if (screen) {
+		fprintf(screen, "\033[r");
+		fclose(screen);
+	}
+}
+
+/* "sigio-watch: fasync_lock rcu, notify fasync": what the kernel booted with */
+static void booted_with(char *buf, size_t len)
+{
+	char lock[32] = "?", notify[32] = "?";
+
+	read_line("/sys/kernel/debug/fasync_lock", lock, sizeof(lock));
+	read_line("/sys/module/sigmouse/parameters/notify", notify, sizeof(notify));
+	snprintf(buf, len, "sigio-watch: fasync_lock %s, notify %s", lock, notify);
 }
 
 static int is_watched(const char *node)
@@ -119,8 +218,9 @@ static int watch_new_nodes(void)
 		w->fd = fd;
 		snprintf(w->node, sizeof(w->node), "%s", node);
 		snprintf(w->name, sizeof(w->name), "%s", info.name);
-		printf("watching %s (%s) with signal SIGRTMIN+%d\n", w->node, w->name, slots);
+		say("watching %s (%s) with signal SIGRTMIN+%d", w->node, w->name, slots);
 		slots++;
+		show_counts();
 	}
 	closedir(dev);
 	for (i = 0; i < slots; i++)
@@ -142,29 +242,35 @@ static int read_packet(struct watched *w, struct sigmouse_packet *p)
 	return 1;
 }
 
-static void print_packet(const struct sigmouse_packet *p)
+/* seq=... dx=... dy=... wheel=... buttons=...: what the line says of p */
+static void packet_text(const struct sigmouse_packet *p, char *buf, size_t len)
 {
-	printf(" seq=%llu dx=%d dy=%d wheel=%d buttons=%#x%s",
-	       (unsigned long long)p->seq, p->dx, p->dy, p->wheel, p->buttons,
-	       p->flags & SIGMOUSE_PACKET_DROPPED ? " (drops before)" : "");
+	snprintf(buf, len, "seq=%llu dx=%d dy=%d wheel=%d buttons=%#x%s",
+		 (unsigned long long)p->seq, p->dx, p->dy, p->wheel, p->buttons,
+		 p->flags & SIGMOUSE_PACKET_DROPPED ? " (drops before)" : "");
 }
 
-static void on_node_signal(struct watched *w, int slot, const siginfo_t *si)
+/*
+ * The node's name, si_code, si_band and si_fd, and the packet the signal
+ * announced: the signal's number is the node's (its "watching" line),
+ * the running count is on the screen's header and in the summary.
+ */
+static void on_node_signal(struct watched *w, const siginfo_t *si)
 {
 	struct sigmouse_packet p;
-	char band[96];
+	char band[96], packet[LINE_LEN] = "";
 
 	w->signals++;
 	band_names(si->si_band, band, sizeof(band));
-	printf("%s #%lu: SIGRTMIN+%d %s band=%s fd=%d", w->node, w->signals, slot,
-	       si_code_name(si->si_code), band, si->si_fd);
 	if (si->si_code == POLL_IN && w->fd >= 0 && read_packet(w, &p))
-		print_packet(&p);
-	printf("\n");
+		packet_text(&p, packet, sizeof(packet));
+	say("%s %s %s fd=%d%s%s", node_name(w), si_code_name(si->si_code), band,
+	    si->si_fd, *packet ? " " : "", packet);
 	if (si->si_code == POLL_HUP && w->fd >= 0) {
 		close(w->fd);
 		w->fd = -1;
 	}
+	show_counts();
 }
 
 /*
@@ -174,14 +280,14 @@ static void on_node_signal(struct watched *w, int slot, const siginfo_t *si)
 static void on_queue_overflow(void)
 {
 	struct sigmouse_packet p;
+	char packet[LINE_LEN];
 	int i;
 
-	printf("SIGIO (real-time queue full): reading every node\n");
+	say("SIGIO (real-time queue full): reading every node");
 	for (i = 0; i < slots; i++)
 		while (watched[i].fd >= 0 && read_packet(&watched[i], &p)) {
-			printf("%s:", watched[i].node);
-			print_packet(&p);
-			printf("\n");
+			packet_text(&p, packet, sizeof(packet));
+			say("%s: %s", node_name(&watched[i]), packet);
 		}
 }
 
@@ -190,20 +296,44 @@ static void print_summary(void)
 	int i;
 
 	for (i = 0; i < slots; i++)
-		printf("summary %s (%s): signals %lu packets %lu lost %llu dx %+lld dy %+lld%s\n",
-		       watched[i].node, watched[i].name, watched[i].signals,
-		       watched[i].packets, watched[i].lost, watched[i].dx_sum,
-		       watched[i].dy_sum, watched[i].fd < 0 ? " (hung up)" : "");
+		say("summary %s: signals %lu packets %lu lost %llu dx %+lld dy %+lld%s",
+		    node_name(&watched[i]), watched[i].signals, watched[i].packets,
+		    watched[i].lost, watched[i].dx_sum, watched[i].dy_sum,
+		    watched[i].fd < 0 ? " (hung up)" : "");
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: sigio-watch [--screen TTY] [seconds]\n");
+	return 2;
 }
 
 int main(int argc, char **argv)
 {
+	static const struct option options[] = {
+		{ "screen", required_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct timespec tick = { 1, 0 };
-	time_t end = argc > 1 ? time(NULL) + atoi(argv[1]) : 0;
-	time_t scanned;
+	char booted[LINE_LEN], *rest;
+	const char *tty = NULL;
+	time_t scanned, end = 0;
+	long seconds;
 	sigset_t set;
 	siginfo_t si;
 	int i, sig;
+
+	while ((i = getopt_long(argc, argv, "", options, NULL)) != -1) {
+		if (i != 's')
+			return usage();
+		tty = optarg;
+	}
+	if (optind < argc) {
+		seconds = strtol(argv[optind], &rest, 10);
+		if (*rest || seconds <= 0 || optind + 1 < argc)
+			return usage();
+		end = time(NULL) + seconds;
+	}
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	sigemptyset(&set);
@@ -213,8 +343,15 @@ int main(int argc, char **argv)
 	for (i = 0; i < MAX_NODES; i++)
 		sigaddset(&set, SIGRTMIN + i);
 	sigprocmask(SIG_BLOCK, &set, NULL);
+	booted_with(booted, sizeof(booted));
+	printf("%s\n", booted);
+	if (tty && open_screen(tty, booted)) {
+		fprintf(stderr, "sigio-watch: %s: %s\n", tty, strerror(errno));
+		return 1;
+	}
 	if (!watch_new_nodes()) {
 		fprintf(stderr, "sigio-watch: no /dev/sigmouse* node\n");
+		close_screen();
 		return 1;
 	}
 	scanned = time(NULL);
@@ -230,8 +367,9 @@ int main(int argc, char **argv)
 		if (sig == SIGIO)
 			on_queue_overflow();
 		else if (sig >= SIGRTMIN && sig < SIGRTMIN + slots)
-			on_node_signal(&watched[sig - SIGRTMIN], sig - SIGRTMIN, &si);
+			on_node_signal(&watched[sig - SIGRTMIN], &si);
 	}
 	print_summary();
+	close_screen();
 	return 0;
 }

@@ -204,15 +204,19 @@ class Boot:
 
     def __init__(self, workdir, kernel, initrd, run, append="", smp=2, mem=512,
                  accel="tcg", timeout=900, echo_console=False, echo_channel=True,
-                 qemu_args=(), display="none", terminal=False):
+                 qemu_args=(), display="none", terminal=False, quiet_until=None):
         """timeout=None: no limit, for a person's run only.
-        terminal=True: this process's terminal is the guest console's."""
+        terminal=True: this process's terminal is the guest console's;
+        with quiet_until (a pattern), the console shows there only from the
+        line it matches on, and before it only the kernel's reports."""
         self.workdir = workdir
         self.run = run
         self.timeout = timeout
         self.echo_console = echo_console
         self.echo_channel = echo_channel
         self.terminal = terminal
+        self.quiet_until = re.compile(quiet_until) if quiet_until else None
+        self.quiet_lines = b""  # the console's lines held back while quiet
         # the console's last output on the terminal ended mid-line (the
         # shell's prompt, what a person is typing)
         self.console_mid_line = False
@@ -324,9 +328,7 @@ class Boot:
                     self.lines_closed = not open_socks
                     continue
                 if self.terminal and sock is self.console:
-                    sys.stdout.buffer.write(data)
-                    sys.stdout.flush()
-                    self.console_mid_line = not data.endswith(b"\n")
+                    self._show_console(data)
                 buffers[sock] += data
                 *lines, buffers[sock] = buffers[sock].split(b"\n")
                 for raw in lines:
@@ -335,6 +337,26 @@ class Boot:
                         self._console_line(line)
                     else:
                         self._channel_line(line, on_line, on_request)
+
+    def _show_console(self, data):
+        """The console's bytes on this terminal: while quiet, only the
+        first line of each kernel report (the whole log is in console.log),
+        then everything from the line quiet_until matches."""
+        if self.quiet_until:
+            *lines, self.quiet_lines = (self.quiet_lines + data).split(b"\n")
+            for n, raw in enumerate(lines):
+                line = raw.decode(errors="replace").rstrip("\r")
+                if self.quiet_until.search(line):
+                    data = b"\n".join(lines[n:] + [self.quiet_lines])
+                    self.quiet_until = None
+                    break
+                if REPORT.search(line):
+                    self.say(f"console: {line}")
+            else:
+                return
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        self.console_mid_line = not data.endswith(b"\n")
 
     def _console_line(self, line):
         self.console_lines.append(line)

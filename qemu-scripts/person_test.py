@@ -28,6 +28,7 @@ import ctypes
 import os
 import pty
 import re
+import shutil
 import signal
 import socket
 import struct
@@ -39,6 +40,7 @@ import time
 import zlib
 
 from guest import add_version_argument, build_folder, mice_socket, run_folder
+from run import SHELL_BANNER
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
@@ -54,27 +56,55 @@ RUN_SECONDS = 60
 START = (100, 100)
 STEPS = [(10, 5)] * 20 + [(-4, 8)] * 15
 WINDOW_TESTS = ("window_opened", "tablet_follows_pointer", "click_in_button_state",
-                "screen_shows_signal_lines", "replugged_mouse_watched", "run_ends_cleanly")
-TERMINAL_TESTS = ("terminal_gives_guest_shell", "vnc_on_loopback",
+                "screen_shows_signal_lines", "screen_header_stays", "replugged_mouse_watched",
+                "run_ends_cleanly")
+TERMINAL_TESTS = ("terminal_quiet_until_shell", "terminal_gives_guest_shell", "vnc_on_loopback",
                   "mice_moved_from_another_terminal", "typing_survives_signal_lines",
-                  "poweroff_ends_run", "ctrl_c_ends_run", "closing_window_ends_run")
-TESTS = WINDOW_TESTS + TERMINAL_TESTS
+                  "newcomer_mouse_commands", "poweroff_ends_run", "ctrl_c_ends_run",
+                  "closing_window_ends_run")
+NEWCOMER_TESTS = ("newcomer_make_help", "newcomer_test_one")
+TESTS = ("newcomer_readme_commands",) + WINDOW_TESTS + TERMINAL_TESTS + NEWCOMER_TESTS
+# The README's commands, run as written from a fresh copy of the
+# repository's files (what a clone has) that shares this run's build
+# folder through BUILD_DIR, so that nothing is rebuilt: the line each
+# starts with, and the check that runs it (make run's is the first
+# terminal boot's); then those make test cannot run, and why
+README_RUNS = (("make help", "newcomer_make_help"), ("make run", "terminal_gives_guest_shell"),
+               ("python3 qemu-scripts/qmp_mouse.py ", "newcomer_mouse_commands"),
+               ("make test-one ", "newcomer_test_one"))
+README_NOT_HERE = (("make test", "it is the run this check is part of"),
+                   ("apt-get ", "it changes the machine's packages; make test's make deps "
+                    "installs what is missing"))
+# a code block's line that runs something, rather than shows output
+COMMAND = re.compile(r"^ {4,}((?:make|python3|apt-get)\b.*)$")
 PROMPT = r"(?m)^/ # "
 TYPED = "typed-while-moving"
 CURSOR_QUERY, CURSOR_AT_BOTTOM = b"\x1b[6n", b"\x1b[25;1R"
-LINE = re.compile(r"^(/dev/sigmouse\d+) #\d+: \S+ (\S+)"
-                  r"(?:.*? seq=\d+ dx=(-?\d+) dy=(-?\d+) wheel=-?\d+ buttons=(\S+))?")
+# sigio-watch's line per signal: node, si_code, si_band, si_fd, the packet
+LINE = re.compile(r"^(sigmouse\d+) (\S+) \S+ fd=-?\d+"
+                  r"(?: seq=\d+ dx=(-?\d+) dy=(-?\d+) wheel=-?\d+ buttons=(\S+))?")
+# and its first, what the kernel booted with; make run boots the defaults
+BOOTED = r"^sigio-watch: fasync_lock rcu, notify fasync$"
+# a line of the kernel's log (CONFIG_PRINTK_TIME)
+KERNEL_LINE = re.compile(r"^\[\s*\d+\.\d+\] ")
 
 
 class Run:
     """make run in the background with its output on a pseudo-terminal (and
     its input too when terminal=True); the output as it comes."""
 
-    def __init__(self, version, log, env, terminal):
+    def __init__(self, version, log, env, terminal, readme=None):
+        """readme: a copy of the repository, whose README's make run line
+        runs there instead (the build folder the environment's BUILD_DIR,
+        as this script's, and the version its VERSION)."""
         self.log = open(log, "w")
         self.master, slave = pty.openpty()
-        # the build folder is the environment's BUILD_DIR, as this script's
-        self.proc = subprocess.Popen(["make", "-s", "-C", TOP, "run", f"VERSION={version}"],
+        if readme:
+            argv, cwd = ["sh", "-c", readme_line(readme, "make run")], readme
+            env = newcomer_env(version, env)
+        else:
+            argv, cwd = ["make", "-s", "-C", TOP, "run", f"VERSION={version}"], TOP
+        self.proc = subprocess.Popen(argv, cwd=cwd,
                                      stdin=slave if terminal else subprocess.DEVNULL,
                                      stdout=slave, stderr=slave, env=env,
                                      start_new_session=True)
@@ -130,6 +160,14 @@ class Run:
                     return m
             return None
         return self._wait(search, timeout)
+
+    def wait_lines(self, pattern, count, timeout, after=0):
+        """The whole lines from index after that match pattern, once there
+        are count of them or timeout has passed."""
+        def search():
+            found = [line for line in self.lines[after:-1] if re.search(pattern, line)]
+            return found if len(found) >= count else None
+        return self._wait(search, timeout) or []
 
     def wait_text(self, pattern, timeout, after=0):
         """pattern in the output from offset after, lines or not, or None."""
@@ -211,6 +249,118 @@ def xdotool(*args):
                           check=True).stdout
 
 
+def readme_commands(top):
+    """The command lines of top's README.md, as written: its code blocks'
+    lines that start with make, python3 or apt-get, a line ending in a
+    backslash joined with the next."""
+    commands, pending = [], None
+    with open(os.path.join(top, "README.md")) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if pending is not None:
+                pending += " " + line.strip()
+            elif m := COMMAND.match(line):
+                pending = m.group(1)
+            else:
+                continue
+            if pending.endswith("\\"):
+                pending = pending[:-1].rstrip()
+            else:
+                commands.append(pending)
+                pending = None
+    return commands
+
+
+def command_of(line):
+    """A command line without its comment."""
+    return re.sub(r"\s+#.*$", "", line)
+
+
+def readme_lines(top, start):
+    """The README's command lines whose command is start, or, where start
+    ends in a space, begins with it (make help, never make help-me)."""
+    return [line for line in readme_commands(top)
+            if command_of(line) == start.rstrip() or
+            (start.endswith(" ") and command_of(line).startswith(start))]
+
+
+def readme_line(top, start):
+    lines = readme_lines(top, start)
+    if not lines:
+        raise ValueError(f"the README has no {start.strip()!r} line")
+    return lines[0]
+
+
+def copy_repository(to):
+    """The repository's tracked files as they are now, in to: what a fresh
+    clone has, modification times kept so that nothing built is older."""
+    if os.path.exists(to):
+        shutil.rmtree(to)
+    files = subprocess.run(["git", "-C", TOP, "ls-files", "-z"], capture_output=True,
+                           check=True).stdout.decode().split("\0")
+    for name in filter(None, files):
+        os.makedirs(os.path.join(to, os.path.dirname(name)), exist_ok=True)
+        shutil.copy2(os.path.join(TOP, name), os.path.join(to, name))
+
+
+def newcomer_env(version, env=None):
+    """A newcomer's shell's environment (env, or this process's): no make
+    above it, the build folder shared, the version chosen."""
+    env = {name: value for name, value in (env or os.environ).items()
+           if name not in ("MAKEFLAGS", "MAKEOVERRIDES", "MFLAGS", "MAKELEVEL")}
+    return dict(env, BUILD_DIR=os.path.dirname(build_folder(version)),
+                VERSION=version, SIGMOUSE_VERSION=version)
+
+
+def check_readme_commands(copy, checks):
+    """Every README command is one a check runs, or one listed as not
+    runnable here, with its reason."""
+    known = [start for start, _ in README_RUNS + README_NOT_HERE]
+    commands = readme_commands(copy)
+    unknown = [line for line in commands
+               if not any(line in readme_lines(copy, start) for start in known)]
+    for start, why in README_NOT_HERE:
+        for line in readme_lines(copy, start):
+            checks.say(f"# not run here: {command_of(line)[:60]}: {why}")
+    checks.result("newcomer_readme_commands", bool(commands) and not unknown,
+                  f"{len(commands)} command lines in the README, {len(unknown)} that no "
+                  f"check runs or lists: {unknown}")
+
+
+def run_readme_lines(copy, version, start, timeout):
+    """Each README line starting with start, run as written in copy:
+    [(line, exit status, its output and errors as a terminal shows them)]."""
+    ran = []
+    for line in readme_lines(copy, start):
+        done = subprocess.run(["sh", "-c", line], cwd=copy, env=newcomer_env(version),
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              timeout=timeout)
+        ran.append((line, done.returncode, done.stdout))
+    return ran
+
+
+def check_newcomer_commands(copy, version, checks):
+    """make help and the single-check recipe, as the README writes them."""
+    started = time.monotonic()
+    ran = run_readme_lines(copy, version, "make help", 60)
+    took = time.monotonic() - started
+    listed = all(f"  {target} " in output for target in ("run", "test", "test-one", "help")
+                 for _, _, output in ran)
+    checks.result("newcomer_make_help", bool(ran) and all(status == 0 for _, status, _ in ran)
+                  and listed and took < 20,
+                  f"{[line for line, _, _ in ran]} exited {[status for _, status, _ in ran]} "
+                  f"in {took:.0f} s; {'lists' if listed else 'does NOT list'} run, test, "
+                  f"test-one and help")
+    ran = run_readme_lines(copy, version, "make test-one ", 900)
+    tallies = [(line, status, output.rstrip().rsplit("\n", 1)[-1])
+               for line, status, output in ran]
+    passed = [line for line, status, last in tallies
+              if status == 0 and re.fullmatch(r"[1-9]\d* passed, 0 failed, 0 skipped", last)]
+    checks.result("newcomer_test_one", bool(ran) and len(passed) == len(ran),
+                  "; ".join(f"{line!r} exited {status}, ending {last!r}"
+                            for line, status, last in tallies) or "no make test-one line")
+
+
 def qmp_mouse(build, *args):
     subprocess.run([sys.executable, os.path.join(HERE, "qmp_mouse.py"),
                     "--qmp", mice_socket(build), *args],
@@ -253,16 +403,23 @@ def write_png(path, rows):
 
 
 def text_rows(rows):
-    """Text rows of the guest's screen (the window's bottom 400 pixels, under
-    QEMU's menu bar) with any pixel other than the background's colour."""
+    """The guest's screen (the window's bottom 400 pixels, under QEMU's
+    menu bar) as its text rows: each its pixels, or None where all are
+    the background's colour."""
     screen = rows[-SCREEN_H:]
     colours = {}
     for row in screen:
         for pixel in row:
             colours[pixel] = colours.get(pixel, 0) + 1
     background = max(colours, key=colours.get)
-    return sum(any(pixel != background for row in screen[top:top + CELL_H] for pixel in row)
-               for top in range(0, SCREEN_H, CELL_H))
+    cells = [tuple(pixel for row in screen[top:top + CELL_H] for pixel in row)
+             for top in range(0, SCREEN_H, CELL_H)]
+    return [cell if any(pixel != background for pixel in cell) else None for cell in cells]
+
+
+def used(text):
+    """How many of the screen's text rows show something."""
+    return sum(row is not None for row in text)
 
 
 def start_xvfb():
@@ -326,7 +483,7 @@ def drive_window(run, build, out, checks):
     if not ready or not tablet:
         return checks.rest_not_run("make run never said the tablet follows the pointer",
                                    WINDOW_TESTS)
-    tablet = tablet.group(1)
+    tablet = os.path.basename(tablet.group(1))
     found, geometry = find_window()
     checks.result("window_opened", len(found) == 1 and geometry.get("WIDTH") == str(SCREEN_W),
                   f"QEMU's window {geometry.get('WIDTH')}x{geometry.get('HEIGHT')} "
@@ -366,26 +523,34 @@ def drive_window(run, build, out, checks):
 
     time.sleep(2)
     after = text_rows(screenshot(window, os.path.join(out, "after.png")))
-    checks.result("screen_shows_signal_lines", before <= 8 and after >= 20,
-                  f"text rows on the guest's screen: {before} before the moves, {after} "
-                  f"after (of {SCREEN_H // CELL_H}); {out}/before.png, after.png")
+    checks.result("screen_shows_signal_lines", used(before) <= 8 and used(after) >= 20,
+                  f"text rows on the guest's screen: {used(before)} before the moves, "
+                  f"{used(after)} after (of {SCREEN_H // CELL_H}); {out}/before.png, after.png")
+    # the header: what the kernel booted with and the rule stay put while
+    # the lines scroll under them, the counts between them change
+    booted = run.wait_for(BOOTED, 1)
+    kept = before[0] is not None and before[0] == after[0] and before[2] == after[2]
+    counted = before[1] != after[1]
+    checks.result("screen_header_stays", bool(booted) and kept and counted,
+                  f"{'the channel says ' + repr(booted.group(0)) if booted else 'no line ' + BOOTED}"
+                  f"; rows 1 and 3 {'unchanged' if kept else 'CHANGED or blank'}, row 2 (the "
+                  f"counts) {'changed' if counted else 'UNCHANGED'} over the moves")
 
     mark = run.complete_lines()
-    old = run.wait_for(r"^watching (/dev/sigmouse\d+) \(QEMU Virtio Mouse\)", 1)
+    old = run.wait_for(r"^watching /dev/(sigmouse\d+) \(QEMU Virtio Mouse\)", 1)
     qmp_mouse(build, "unplug", "virtio-mouse")
-    hup = run.wait_for(rf"^{old.group(1)} #\d+: \S+ POLL_HUP", 30, mark) if old else None
+    hup = run.wait_for(rf"^{old.group(1)} POLL_HUP ", 30, mark) if old else None
     qmp_mouse(build, "plug", "virtio-mouse")
-    new = run.wait_for(r"^watching (/dev/sigmouse\d+) \(QEMU Virtio Mouse\) with signal "
-                       r"(SIGRTMIN\+\d+)", 60, mark)
-    moved = None
+    new = run.wait_for(r"^watching /dev/(sigmouse\d+) \(QEMU Virtio Mouse\) with signal "
+                       r"SIGRTMIN\+\d+", 60, mark)
+    moved = []
     if new:
         qmp_mouse(build, "move", "virtio-mouse", "5", "-3", "3")
-        moved = [run.wait_for(rf"^{new.group(1)} #{n}: {re.escape(new.group(2))} POLL_IN .* "
-                              r"dx=5 dy=-3 ", 30, mark) for n in (1, 2, 3)]
-    checks.result("replugged_mouse_watched", bool(hup and new and moved and all(moved)),
+        moved = run.wait_lines(rf"^{new.group(1)} POLL_IN .* dx=5 dy=-3 ", 3, 30, mark)
+    checks.result("replugged_mouse_watched", bool(hup and new and len(moved) == 3),
                   f"unplug: {'POLL_HUP' if hup else 'no POLL_HUP'}; plug: "
                   f"{new.group(0) if new else 'never watched'}; moves: "
-                  f"{sum(map(bool, moved or []))} of 3 lines")
+                  f"{len(moved)} of 3 lines")
 
     status = run.wait(RUN_SECONDS + 120)
     summaries = [line for line in run.lines if line.startswith("summary ")]
@@ -420,9 +585,23 @@ def ended_cleanly(run, build, status, mode_before):
 
 
 def shell_ready(run, checks, first):
-    """Wait for the guest's shell; the first boot's check says if it answers."""
+    """Wait for the guest's shell; the first boot's checks say if the
+    terminal kept the boot's log to a file until then, and if it answers."""
     if not run.wait_text(PROMPT, 300):
         return False
+    if first:
+        log = run.wait_for(r"^run: the kernel's log goes to (\S+\.log)", 1)
+        lines = run.lines
+        banner = next((n for n, line in enumerate(lines) if re.search(SHELL_BANNER, line)),
+                      len(lines))
+        shown = [line for line in lines[:banner] if KERNEL_LINE.match(line)]
+        kept = 0
+        if log and os.path.exists(log.group(1)):
+            with open(log.group(1), errors="replace") as f:
+                kept = sum(1 for line in f if KERNEL_LINE.match(line))
+        checks.result("terminal_quiet_until_shell", bool(log) and not shown and kept >= 100,
+                      f"kernel log lines on the terminal before the prompt: {len(shown)}; "
+                      f"in {log.group(1) if log else 'no file named'}: {kept}")
     mark = len(run.text)
     run.type("echo $((6 * 7))-answered\r")
     answered = run.wait_text(r"\n42-answered\r", 30, mark)
@@ -433,12 +612,14 @@ def shell_ready(run, checks, first):
     return bool(answered)
 
 
-def drive_terminal(version, out, checks, display):
+def drive_terminal(version, out, checks, display, copy):
     build = build_folder(version)
     env = dict(os.environ)
     env.pop("DISPLAY", None)
     mode_before = None
-    run = Run(version, os.path.join(out, "terminal-poweroff.log"), env, terminal=True)
+    # the first boot: the README's make run, in the copy
+    run = Run(version, os.path.join(out, "terminal-poweroff.log"), env, terminal=True,
+              readme=copy)
     try:
         mode_before = run.mode()
         if not shell_ready(run, checks, first=True):
@@ -452,8 +633,8 @@ def drive_terminal(version, out, checks, display):
                       greeting.startswith(b"RFB "),
                       f"{vnc.group(0) if vnc else 'no VNC line'}; it greets {greeting!r}")
 
-        ps2 = run.wait_for(r"^watching (/dev/sigmouse\d+) \(ImExPS/2", 1)
-        tablet = run.wait_for(r"^watching (/dev/sigmouse\d+) \(QEMU Virtio Tablet\)", 1)
+        ps2 = run.wait_for(r"^watching /dev/(sigmouse\d+) \(ImExPS/2", 1)
+        tablet = run.wait_for(r"^watching /dev/(sigmouse\d+) \(QEMU Virtio Tablet\)", 1)
         # a person has half typed a command when the mice move: each guest
         # line still starts a line of its own, and the command runs whole
         offset = len(run.text)
@@ -461,17 +642,17 @@ def drive_terminal(version, out, checks, display):
         run.wait_text(rf"echo {TYPED}", 30, offset)
         mark = run.complete_lines()
         qmp_mouse(build, "move", "ps2", "7", "-2", "3")
-        moves = [run.wait_for(rf"^{ps2.group(1)} #{n}: .* dx=7 dy=-2 ", 30, mark)
-                 for n in (1, 2, 3)] if ps2 else []
+        moves = run.wait_lines(rf"^{ps2.group(1)} POLL_IN .* dx=7 dy=-2 ", 3, 30,
+                               mark) if ps2 else []
         # the tablet's first report moves it from the input core's 0,0 to
         # the centre, where qmp_mouse.py's circles start and end
         qmp_mouse(build, "move", "virtio-tablet", "0", "0")
-        run.wait_for(rf"^{tablet.group(1)} #1: ", 30, mark) if tablet else None
+        run.wait_lines(rf"^{tablet.group(1)} POLL_IN ", 1, 30, mark) if tablet else None
         mark = run.complete_lines()
         qmp_mouse(build, "circle", "virtio-tablet", "3000")
-        run.wait_for(rf"^{tablet.group(1)} #17: ", 30, mark) if tablet else None
+        run.wait_lines(rf"^{tablet.group(1)} POLL_IN ", 17, 30, mark) if tablet else None
         dx, dy, packets = tablet_moves(run, tablet.group(1), mark) if tablet else (0, 0, [])
-        shown = sum(map(bool, moves))
+        shown = len(moves)
         checks.result("mice_moved_from_another_terminal",
                       shown == 3 and len(packets) == 16 and dx == dy == 0,
                       f"ps2 moves: {shown} of 3 lines starting a line; the tablet's circle: "
@@ -482,6 +663,14 @@ def drive_terminal(version, out, checks, display):
         checks.result("typing_survives_signal_lines", bool(ran),
                       f"the command typed before the moves, ended after them, "
                       f"{'ran whole' if ran else 'did not run'}")
+
+        # the README's mouse commands from "a second terminal", as written
+        ran = run_readme_lines(copy, version, "python3 qemu-scripts/qmp_mouse.py ", 60)
+        failed = [f"{line!r} exited {status}: {output.strip()[-120:]}"
+                  for line, status, output in ran if status]
+        checks.result("newcomer_mouse_commands", bool(ran) and not failed,
+                      f"{len(ran) - len(failed)} of {len(ran)} README qmp_mouse.py lines "
+                      f"exited 0 (default socket){'; ' if failed else ''}{'; '.join(failed)}")
 
         run.type("poweroff\r")
         status = run.wait(120)
@@ -525,8 +714,12 @@ def drive_terminal(version, out, checks, display):
 
 
 def drive(version, out, checks):
-    """The window's run, then the terminal's."""
+    """The README's commands known, the window's run, the terminal's (its
+    first make run the README's), then the README's other commands."""
     build = build_folder(version)
+    copy = os.path.join(out, "newcomer")
+    copy_repository(copy)
+    check_readme_commands(copy, checks)
     xvfb, display = start_xvfb()
     os.environ["DISPLAY"] = display  # for xdotool, xwd and libX11
     run = None
@@ -540,12 +733,16 @@ def drive(version, out, checks):
         if run:
             run.stop()
     try:
-        drive_terminal(version, out, checks, display)
+        drive_terminal(version, out, checks, display, copy)
     except (subprocess.SubprocessError, OSError, ValueError) as e:
         checks.rest_not_run(f"stopped: {e}", TERMINAL_TESTS)
     finally:
         xvfb.terminate()
         xvfb.wait()
+    try:
+        check_newcomer_commands(copy, version, checks)
+    except (subprocess.SubprocessError, OSError, ValueError) as e:
+        checks.rest_not_run(f"stopped: {e}", NEWCOMER_TESTS)
     return 0
 
 

@@ -3,7 +3,8 @@
 
 Who runs it decides how:
   at a terminal     the guest runs until you stop it: the terminal shows the
-                    signal lines and gives a shell in the guest; poweroff or
+                    signal lines and gives a shell in the guest (the kernel's
+                    boot log goes to build/<version>/run/console.log); poweroff or
                     Ctrl-D there, closing QEMU's window, or Ctrl-C here ends
                     the run. Without DISPLAY, VNC on 127.0.0.1 shows the
                     guest's screen.
@@ -31,7 +32,11 @@ from guest import (BZIMAGE, FLAVOURS, Boot, add_version_argument, build_folder, 
 from qmp import QMPError
 
 MICE = ("ps2", "virtio-mouse", "virtio-tablet")
-SUMMARY = re.compile(r"^summary (\S+) .*: signals (\d+) packets (\d+) lost (\d+)")
+SUMMARY = re.compile(r"^summary (\S+): signals (\d+) packets (\d+) lost (\d+)")
+# init's first line to a person at the guest's console (guest-apps/init.sh):
+# the terminal shows the console from there on, the boot before it only in
+# console.log
+SHELL_BANNER = r"^sigmouse guest shell: "
 
 
 def drive(boot, watching, seconds_each, host_moves, window):
@@ -94,7 +99,7 @@ def main():
     boot = Boot(run_folder(build), kernel, initrd,
                 "person" if person else "watch", append=append, smp=args.smp, accel=accel,
                 timeout=None if person else args.run_seconds + 300, display=display,
-                terminal=person)
+                terminal=person, quiet_until=SHELL_BANNER)
     # a closed terminal or a kill: through serve()'s cleanup, no QEMU left
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, lambda signum, frame: sys.exit(128 + signum))
@@ -102,6 +107,8 @@ def main():
     print(f"run: booting ({accel}, {display} display); QMP for qmp_mouse.py at "
           f"{boot.sockets['mice']}", flush=True)
     if person:
+        print(f"run: the kernel's log goes to {boot.workdir}/console.log; its reports "
+              "show here too", flush=True)
         print("run: Ctrl-C here, Ctrl-D or poweroff in the guest, or closing the window "
               "ends the run", flush=True)
 
