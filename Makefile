@@ -38,7 +38,7 @@ help:
 	@echo 'make TARGET [VERSION=6.1|6.12]   (the kernel; 6.1 unless given)'
 	@echo '  help          this list; builds nothing'
 	@echo '  run           boot the guest, one SIGIO line per mouse packet; first time: deps, kernel, initramfs'
-	@echo '  test          what CI runs: both kernels, every kind of check; cold about 50 min, warm about 28'
+	@echo '  test          what CI runs: both kernels, every kind of check; cold about 50 min, about 33 with ccache warm'
 	@echo '  test-one      CHECK=name[,name] [DESIGN=rcu]: only those checks, in one boot of the debug kernel'
 	@echo '  test-all      every configuration on every kernel and sanitizer; about 3 hours cold'
 	@echo '  test-full     make test'"'"'s builds and checks on VERSION, no suite boots (make test boots them)'
