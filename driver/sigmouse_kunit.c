@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests for sigmouse's internals: frame assembly, the per-open
- * ring and the put-back after a failed copy. Included at the end of
- * sigmouse.c, so that the tests reach its static functions; the node
- * under test is never registered, its input device never opened.
+ * ring, the put-back after a failed copy and the notify parameter.
+ * Included at the end of sigmouse.c, so that the tests reach its static
+ * functions; the node under test is never registered, its input device
+ * never opened.
  */
 
 #include <kunit/test.h>
@@ -445,6 +446,32 @@ static void sigmouse_test_put_back_after_overflow(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, sigmouse_client_empty(t->client));
 }
 
+/*
+ * An unknown notify= is refused: parse_args(), which load_module() runs
+ * over a module's arguments, fails with EINVAL on the driver's own
+ * parameter (built in, named sigmouse.notify; loaded, notify) and the
+ * mode stays, so loading fails with EINVAL. The mode's own name is
+ * taken, which shows the parameter is the one in use.
+ */
+static void sigmouse_test_notify_unknown_refused(struct kunit *test)
+{
+	const struct kernel_param *param = &__param_notify;
+	int mode = sigmouse_notify_mode;
+	char args[64];
+	char *rest;
+
+	snprintf(args, sizeof(args), "%s=bogus", param->name);
+	rest = parse_args("sigmouse", args, param, 1, S16_MIN, S16_MAX, NULL, NULL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(rest), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sigmouse_notify_mode, mode);
+
+	snprintf(args, sizeof(args), "%s=%s", param->name,
+		 sigmouse_notify_names[mode]);
+	rest = parse_args("sigmouse", args, param, 1, S16_MIN, S16_MAX, NULL, NULL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(rest), 0);
+	KUNIT_EXPECT_EQ(test, sigmouse_notify_mode, mode);
+}
+
 static struct kunit_case sigmouse_test_cases[] = {
 	KUNIT_CASE(sigmouse_test_relative_frame),
 	KUNIT_CASE(sigmouse_test_absolute_frame),
@@ -458,6 +485,7 @@ static struct kunit_case sigmouse_test_cases[] = {
 	KUNIT_CASE(sigmouse_test_put_back_keeps_drop_count),
 	KUNIT_CASE(sigmouse_test_put_back_into_full_ring),
 	KUNIT_CASE(sigmouse_test_put_back_after_overflow),
+	KUNIT_CASE(sigmouse_test_notify_unknown_refused),
 	{}
 };
 

@@ -3188,6 +3188,28 @@ TEST_F(node, fasync_lock_reported)
 }
 
 /*
+ * The design is fixed at boot: writing another design's name to the
+ * debugfs file fails, even for root, and the file still names the
+ * boot's design (fasync_lock_reported reads it first: a positive control).
+ */
+TEST_F(node, fasync_lock_fixed_after_boot)
+{
+	static const char *const designs[] = { "rwlock", "rcu", "rcu-global" };
+	char want[32], got[32] = "";
+	unsigned int i;
+
+	cmdline_value("fasync_lock", "rcu", want, sizeof(want));
+	for (i = 0; i < ARRAY_SIZE(designs); i++) {
+		if (!strcmp(designs[i], want))
+			continue;
+		EXPECT_EQ(-1, write_file("/sys/kernel/debug/fasync_lock", designs[i]))
+			TH_LOG("fasync_lock=%s written after boot", designs[i]);
+		ASSERT_EQ(0, read_line("/sys/kernel/debug/fasync_lock", got, sizeof(got)));
+		EXPECT_STREQ(want, got);
+	}
+}
+
+/*
  * The boot chose how sigmouse notifies, and the module parameter says so
  * (tracepoints_fire checks that it is the mode in effect: kill_fasync()
  * calls in fasync mode, none in waitqueue mode).
