@@ -96,7 +96,7 @@ person: initramfs
 # (make test-full without the prefix walk, whose last prefix is the
 # debug kernel's whole-tree build: check-series checks that the series'
 # head is that kernel's source; its bench smoke on the debug kernel;
-# eleven of the mutants: QUICK_MUTANTS; make person), on 6.12 make check,
+# twelve of the mutants: QUICK_MUTANTS; make person), on 6.12 make check,
 # the exported series' checks, and the suite under two designs without
 # the atlas (make test-split); then both kernels' boots, two at a time,
 # and one closing line. The walk is make test-all's (WALK=yes).
@@ -187,13 +187,13 @@ MUTANT_FLAVOURS ?= debug
 # design's walk in fs/fcntl.c, the hangup, a kernel report under fault
 # injection, the atlas, a race widened until a sampler meets it, the
 # permission check between users, a KUnit case, a deterministic expected
-# failure gone, the bad-options boot; each mutant costs a cold make test
-# about 37 s)
+# failure gone, the bad-options boot, a check of the exported series;
+# each kernel mutant costs a cold make test about 37 s)
 QUICK_MUTANTS := 01-no-kill-fasync 02-unkeyed-wakeup 04-hangup-poll-in \
 	05-first-subscriber-only 14-open-unchecked-alloc 17-msg-band-without-pollmsg \
 	18-info-name-after-unlock 19-sigio-perm-ignores-uids 123-put-back-overfills \
-	127-rwlock-reader-irqsave 128-unknown-design-resets
-mutants: initramfs $(if $(filter kcsan,$(MUTANT_FLAVOURS)),kcsan-kernel)
+	127-rwlock-reader-irqsave 128-unknown-design-resets 149-uapi-kernel-type
+mutants: initramfs series $(if $(filter kcsan,$(MUTANT_FLAVOURS)),kcsan-kernel)
 	@$(PYTHON) $(SCRIPTS)/run-mutants.py --version $(VERSION) \
 		$(foreach f,$(MUTANT_FLAVOURS),--flavour $(f)) $(MUTANTS)
 

@@ -24,16 +24,26 @@
 #    the last prefix, which make test keeps without the walk;
 #  - make headers_install exports the UAPI header, and a program that
 #    includes only it compiles with -Wall -Werror as C and as C++;
-#  - the UAPI header's ioctl magic, 0xB9, is in no line of the pristine
+#  - the UAPI header's ioctl magic is in no line of the pristine
 #    kernel's ioctl-number.rst, and the series' lists it for sigmouse;
 #  - each .kunitconfig the series adds (fasync's, the driver's) has lines
 #    and every one is in the debug kernel's .config, so the suites they
 #    name are the ones make test runs;
+#  - the driver's KUnit option builds its suite into the driver, and
+#    only into a built-in one: Kconfig (allnoconfig with a fragment)
+#    drops the option when the driver is a module and keeps it when it
+#    is built in, and the option is what includes sigmouse_kunit.c;
 #  - the input book of the kernel's documentation builds (Sphinx) with
 #    sigmouse's page and without a warning about it.
 # Each check prints "ok" or "not ok" in KTAP, kept in
 # build/<version>/series/ktap for run-tests.py's count; the script fails
 # if any did not pass. Logs in build/<version>/series/logs.
+# SIGMOUSE_SERIES_HEAD=commit (make mutants, for a mutant of the series'
+# tree committed on top of its head): only the checks that read the
+# head's tree (the UAPI header, its ioctl magic, the .kunitconfig files,
+# the KUnit option), on that commit, in build/<version>/series/mutant;
+# the series' repository and the bench tree are back at the series' head
+# after.
 set -eu
 SIGMOUSE_FLAVOUR=bench
 . "$(dirname "$0")/lib.sh"
@@ -42,7 +52,9 @@ export GIT_COMMITTER_NAME="sigmouse developers" GIT_COMMITTER_EMAIL=sigmouse@loc
 
 repo=$series_repo
 out=$build/series/out
-logs=$build/series/logs
+head=${SIGMOUSE_SERIES_HEAD:-}
+results=$build/series${head:+/mutant}
+logs=$results/logs
 [ -d "$out" ] || die "no $out: run make series first"
 rm -rf "$logs"
 mkdir -p "$logs"
@@ -54,9 +66,16 @@ yes | dirs) ;;
 no) walked= ;;
 *) die "SIGMOUSE_WALK=$walk: yes, dirs or no" ;;
 esac
-ktap=$build/series/ktap
+# the checks of the head's tree (uapi, ioctl magic, .kunitconfig, KUnit
+# option), and the others (git am, checkpatch, kernel-doc, head, htmldocs)
+tree_checks=4
+ktap=$results/ktap
 failed=0 n=0
-echo "1..$((8 + $(echo ${walked-$commits} | wc -w)))" | tee "$ktap"
+if [ -n "$head" ]; then
+	echo "1..$tree_checks" | tee "$ktap"
+else
+	echo "1..$((tree_checks + 5 + $(echo ${walked-$commits} | wc -w)))" | tee "$ktap"
+fi
 # run-tests.py pins the plan from this script and the series: the walk
 # adds a result per patch
 echo "# walk: $walk" | tee -a "$ktap"
@@ -72,6 +91,9 @@ result() {
 	fi
 	echo "$line" | tee -a "$ktap"
 }
+
+# the series as a whole: skipped for a mutant of its head
+if [ -z "$head" ]; then
 
 # git am onto pristine, then compare with what make series committed
 status=0
@@ -161,6 +183,13 @@ done >"$logs/head-is-test-tree.log"
 [ -s "$logs/head-is-test-tree.log" ] && status=1
 result "series.head_is_the_test_kernels_source" "$status" "$(head -n 1 "$logs/head-is-test-tree.log")"
 
+else
+	# a mutant's commit, in the repository and the bench tree, until the end
+	git -C "$repo" checkout -q -f "$head"
+	bench_tree_at "$head"
+	trap 'git -C "$repo" checkout -q -f sigmouse; bench_tree_at "$(git -C "$repo" rev-parse sigmouse)"' EXIT
+fi
+
 # the UAPI header as user space gets it, from the whole series' tree
 status=0
 rm -rf "$build/series/headers"
@@ -188,35 +217,76 @@ done
 result "series.uapi_header_alone_c_and_cxx" "$status" "$(tail -n 3 "$logs/headers.log" | tr '\n' ' ')"
 
 # the UAPI header's ioctl magic was free: the pristine kernel's registry
-# of ioctl numbers has no 0xB9 line, and the series' adds sigmouse's
+# of ioctl numbers has no line for it (as 0xB9 or as a character such as
+# 'E'), and the series' adds sigmouse's
 status=0
 registry=Documentation/userspace-api/ioctl/ioctl-number.rst
+magic=$(sed -n 's/^#define SIGMOUSE_IOC_MAGIC[[:space:]]*\(0x[0-9A-Fa-f][0-9A-Fa-f]\|'"'"'.'"'"'\).*/\1/p' \
+	"$kernel_tree/include/uapi/linux/sigmouse.h")
+# the registry's two spellings of a magic: 0x45 and 'E'
+case $magic in
+0x*) value=$((magic)) ;;
+?*) value=$(printf %d "'$(echo "$magic" | cut -c2)") ;;
+*) value=0 ;;
+esac
+magics=$(printf '0x%02X' "$value")
+[ "$value" -gt 32 ] && [ "$value" -lt 127 ] && [ "$value" -ne 93 ] &&
+	magics="$magics|'[$(printf "\\$(printf %03o "$value")")]'"
 {
-	git -C "$repo" show "pristine:$registry" | grep -i '^0xB9' &&
-		{ echo "pristine's $registry already lists 0xB9"; status=1; }
-	git -C "$repo" show "sigmouse:$registry" | grep -i '^0xB9.*sigmouse' >/dev/null ||
-		{ echo "the series' $registry does not list 0xB9 for sigmouse"; status=1; }
+	if [ -z "$magic" ]; then
+		echo "no SIGMOUSE_IOC_MAGIC of 0xNN or 'c' in the series' UAPI header"
+		status=1
+	fi
+	git -C "$repo" show "pristine:$registry" | grep -iE "^($magics)[[:space:]]" &&
+		{ echo "pristine's $registry already lists $magic"; status=1; }
+	grep -iE "^($magics)[[:space:]].*sigmouse" "$kernel_tree/$registry" >/dev/null ||
+		{ echo "the series' $registry does not list $magic for sigmouse"; status=1; }
 } >"$logs/ioctl-magic.log"
 result "series.ioctl_magic_free" "$status" "$(tail -n 1 "$logs/ioctl-magic.log")"
 
 # each .kunitconfig the series adds names what the debug kernel runs
 status=0
-kunitconfigs=$(series_kunitconfigs || :)
+kunitconfigs=$(series_kunitconfigs "${head:-sigmouse}" || :)
 {
 	[ -n "$kunitconfigs" ] || { echo "the series adds no .kunitconfig"; status=1; }
 	for kunitconfig in $kunitconfigs; do
 		while read -r line; do
 			grep -qxF "$line" "$build/linux/.config" ||
 				{ echo "$kunitconfig: $line is not in the debug kernel's .config"; status=1; }
-		done <"$repo/$kunitconfig"
-		grep -q '^CONFIG_' "$repo/$kunitconfig" ||
+		done <"$kernel_tree/$kunitconfig"
+		grep -q '^CONFIG_' "$kernel_tree/$kunitconfig" ||
 			{ echo "$kunitconfig names no option"; status=1; }
 	done
 } >"$logs/kunitconfig.log"
 result "series.kunitconfig_in_test_kernel" "$status" "$(head -n 1 "$logs/kunitconfig.log")"
 
+# the driver's KUnit option, by Kconfig itself: allnoconfig in the
+# series' clean repository (its own output folder) with the driver as a
+# module, then built in; the option must fall away, then stay, and be
+# what includes the suite
+status=0
+option=CONFIG_INPUT_SIGMOUSE_KUNIT_TEST
+{
+	for driver in m y; do
+		printf '%s\n' CONFIG_MODULES=y CONFIG_KUNIT=y CONFIG_INPUT=y \
+			"CONFIG_INPUT_SIGMOUSE=$driver" "$option=y" >"$logs/kunit-option.config"
+		KCONFIG_ALLCONFIG="$logs/kunit-option.config" make -s -C "$repo" \
+			O="$results/kunit-option" ARCH=x86 allnoconfig >/dev/null 2>&1 ||
+			{ echo "allnoconfig failed"; status=1; }
+		case $driver:$(grep -c "^$option=y\$" "$results/kunit-option/.config") in
+		m:0 | y:1) ;;
+		m:*) echo "$option stays with the driver a module"; status=1 ;;
+		*) echo "$option falls away with the driver built in"; status=1 ;;
+		esac
+	done
+	grep -q "^#if IS_ENABLED($option)\$" "$kernel_tree/drivers/input/sigmouse.c" ||
+		{ echo "sigmouse.c does not include its suite under $option"; status=1; }
+} >"$logs/kunit-option.log"
+result "series.kunit_option_needs_builtin_driver" "$status" "$(head -n 1 "$logs/kunit-option.log")"
+
 # the kernel's documentation build (Sphinx), the input book only, from
 # an empty output folder so that the page checked is this run's
+if [ -z "$head" ]; then
 status=0
 rm -rf "$build/series/htmldocs"
 make -C "$repo" O="$build/series/htmldocs" SPHINXDIRS=input htmldocs >"$logs/htmldocs.log" 2>&1 ||
@@ -228,5 +298,6 @@ grep -i 'sigmouse' "$logs/htmldocs.log" | grep -i 'warning\|error' >"$logs/htmld
 	status=1
 }
 result "series.htmldocs_input" "$status" "$(head -n 1 "$logs/htmldocs-sigmouse.log")"
+fi
 
 [ "$failed" -eq 0 ] || die "$failed of $n series checks failed"

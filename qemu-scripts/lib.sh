@@ -74,7 +74,7 @@ driver_files() {
 # fasync, the driver's drivers/input/.kunitconfig), from make series'
 # repository.
 series_kunitconfigs() {
-	git -C "$series_repo" diff --name-only --diff-filter=A pristine sigmouse |
+	git -C "$series_repo" diff --name-only --diff-filter=A pristine "${1:-sigmouse}" |
 		grep '/\.kunitconfig$'
 }
 

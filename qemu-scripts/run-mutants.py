@@ -9,7 +9,13 @@ checks to run ("Checks:", test names of sigio-test, passed as
 SIGIO_TEST_ONLY on the command line; variant names with "Suite:
 sigio-atlas", passed as SIGIO_ATLAS_ONLY; KUnit case names with "Suite:
 kunit", judged from the console of a boot whose guest runs one quick
-check, for KUnit runs before /init; a name the suite's source does not
+check, for KUnit runs before /init; the exported series' checks with
+"Suite: series", for a mutant of what the series ships beside the code
+(the UAPI header, Kconfig, .kunitconfig files, the ioctl registry): no
+kernel is built or booted, the patch is committed on the series' head
+in make series' repository (never checked out there for long: a
+temporary index) and check-series.sh runs the checks of the head's tree
+on that commit; a name the suite's source does not
 have stops the run), if not the debug kernel, the
 flavour of kernel ("Flavour: kcsan" for a data race only KCSAN sees), if a kernel
 report is what kills it, the text its first line holds ("Report:") and,
@@ -55,9 +61,12 @@ from mutant_header import read_header, split_list
 HERE = os.path.dirname(os.path.abspath(__file__))
 MUTANTS = os.path.join(HERE, "..", "mutants")
 LIB = os.path.join(HERE, "lib.sh")
-# the guest's suites, and the KUnit suites that run at boot: a kunit
-# mutant's Checks: are case names, judged from the console
-MUTANT_SUITES = (*SUITES, "kunit")
+# the guest's suites, the KUnit suites that run at boot (a kunit
+# mutant's Checks: are case names, judged from the console) and the
+# exported series' checks (short names: uapi_header_alone_c_and_cxx)
+SERIES = "series"
+CHECK_SERIES = os.path.join(HERE, "check-series.sh")
+MUTANT_SUITES = (*SUITES, "kunit", SERIES)
 # two checks of the runner's a sigio-test mutant may name: the
 # Design: design's deterministic expected failures (the 2.6.0 behaviour the kit
 # shows) all happened; and, alone, the bad-options boot (bad_options.py,
@@ -67,6 +76,9 @@ BAD_OPTIONS_CHECK = "bad_options"
 
 
 def selectable(suite, tree):
+    if suite == SERIES:
+        with open(CHECK_SERIES) as f:
+            return set(re.findall(r'^result "series\.(\w+)"', f.read(), re.M))
     if suite == "kunit":
         return {case for source in KUNIT_SUITES.values() for case in kunit_cases(tree, source)}
     if suite == "sigio-test":
@@ -80,11 +92,16 @@ def read_mutant(path, tree):
     fields.setdefault("append", "")
     fields.setdefault("suite", "sigio-test")
     fields.setdefault("report", "")
+    if fields["suite"] == SERIES:
+        # nothing boots: no design
+        fields.setdefault("design", "-")
     missing = {"breaks", "promises", "design", "checks"} - fields.keys()
-    if (missing or fields["design"] not in DESIGNS or fields["flavour"] not in FLAVOURS
-            or fields["suite"] not in MUTANT_SUITES):
+    if (missing or fields["design"] not in (*DESIGNS, "-") or fields["flavour"] not in FLAVOURS
+            or fields["suite"] not in MUTANT_SUITES
+            or (fields["design"] == "-") != (fields["suite"] == SERIES)):
         sys.exit(f"run-mutants: {path}: needs Breaks:, Promises:, Design: (one of "
-                 f"{', '.join(DESIGNS)}), Checks: and optionally Flavour: (one of "
+                 f"{', '.join(DESIGNS)}; none with Suite: {SERIES}), Checks: and optionally "
+                 f"Flavour: (one of "
                  f"{', '.join(FLAVOURS)}), Suite: (one of {', '.join(MUTANT_SUITES)}), Report: and "
                  "Append: before the diff")
     fields["checks"] = split_list(fields["checks"])
@@ -122,6 +139,59 @@ def patch(tree, version, path, reverse=False, dry_run=False):
         print(f"# run-mutants: {os.path.basename(path)}: on Linux {version} at an offset: "
               + "; ".join(OFFSET.findall(trial.stdout)), flush=True)
     subprocess.run(cmd + ["--quiet"], check=True)
+
+
+def series_commit(args, name, path, check_only=False):
+    """The mutant applied to the series' head, as a commit of make
+    series' repository (made in a temporary index, so neither its
+    working tree nor a branch moves), or the run stops: the mutant is
+    stale. With check_only, whether it applies is all."""
+    repo = os.path.join(args.build, "series", "linux")
+    if not os.path.isdir(os.path.join(repo, ".git")):
+        sys.exit(f"run-mutants: {name}: no {repo}: a series mutant needs make series")
+    index = os.path.join(args.build, "mutants", "series.index")
+    env = dict(os.environ, GIT_INDEX_FILE=index, GIT_AUTHOR_NAME="sigmouse developers",
+               GIT_AUTHOR_EMAIL="sigmouse@localhost", GIT_COMMITTER_NAME="sigmouse developers",
+               GIT_COMMITTER_EMAIL="sigmouse@localhost")
+
+    def git(*cmd, **kw):
+        return subprocess.run(["git", "-C", repo, *cmd], env=env, text=True,
+                              capture_output=True, **kw)
+
+    git("read-tree", "sigmouse", check=True)
+    applied = git("apply", "--cached", *(["--check"] if check_only else []), path)
+    if applied.returncode:
+        os.unlink(index)
+        sys.exit(f"run-mutants: {name} does not apply to the series' head in {repo}: the "
+                 f"mutant is stale, port it\n{applied.stderr}")
+    if check_only:
+        os.unlink(index)
+        return None
+    tree = git("write-tree", check=True).stdout.strip()
+    os.unlink(index)
+    return git("commit-tree", tree, "-p", "sigmouse", "-m", f"mutant {name}",
+               check=True).stdout.strip()
+
+
+def judge_series(name, fields, args, commit):
+    """check-series.sh's checks of the head's tree on the mutant's
+    commit: (verdict(), None)."""
+    log = os.path.join(args.build, "mutants", name, "check-series.log")
+    os.makedirs(os.path.dirname(log), exist_ok=True)
+    # the KTAP read after is this run's or none
+    ktap = os.path.join(args.build, "series", "mutant", "ktap")
+    if os.path.exists(ktap):
+        os.unlink(ktap)
+    with open(log, "w") as out:
+        subprocess.run(["sh", CHECK_SERIES], stdout=out, stderr=subprocess.STDOUT,
+                       env=dict(os.environ, SIGMOUSE_VERSION=args.version, SIGMOUSE_WALK="no",
+                                SIGMOUSE_SERIES_HEAD=commit))
+    tally = Tally()
+    if os.path.exists(ktap):
+        with open(ktap) as f:
+            for line in f:
+                tally.feed(line.rstrip("\n"))
+    return verdict(fields, tally, [], None), None
 
 
 def build(version, flavour, log, **env):
@@ -264,9 +334,13 @@ def main():
     # and every one must apply exactly before the first is built: one that
     # does not stops the run having spent nothing
     for name, fields in mutants:
-        patch(os.path.join(args.build, FLAVOURS[fields["flavour"]][0]), args.version,
-              os.path.join(MUTANTS, f"{name}.patch"), dry_run=True)
-    kit = digests({o for name, fields in mutants
+        path = os.path.join(MUTANTS, f"{name}.patch")
+        if fields["suite"] == SERIES:
+            series_commit(args, name, path, check_only=True)
+        else:
+            patch(os.path.join(args.build, FLAVOURS[fields["flavour"]][0]), args.version, path,
+                  dry_run=True)
+    kit = digests({o for name, fields in mutants if fields["suite"] != SERIES
                    for o in mutated_objects(os.path.join(args.build,
                                                          FLAVOURS[fields["flavour"]][0]),
                                             os.path.join(MUTANTS, f"{name}.patch"))})
@@ -278,6 +352,10 @@ def main():
             for name, fields in mutants:
                 path = os.path.join(MUTANTS, f"{name}.patch")
                 print(f"# run-mutants: {name}: {fields['breaks']}", flush=True)
+                if fields["suite"] == SERIES:
+                    judged.append((name, SERIES, boots.submit(
+                        judge_series, name, fields, args, series_commit(args, name, path))))
+                    continue
                 tree = os.path.join(args.build, FLAVOURS[fields["flavour"]][0])
                 kernel = os.path.join(args.build, "mutants", name, "bzImage")
                 built.add(fields["flavour"])
