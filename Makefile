@@ -27,7 +27,7 @@ SCRIPTS := qemu-scripts
 FULL_VERSION := 6.1
 SPLIT_VERSION := 6.12
 
-.PHONY: help all deps kernel kcsan-kernel initramfs run person test test-one test-all test-full test-split check check-host check-kernel series check-series disasm mutants fuzz bench bench-one bench-smoke boot-deaths atlas-report kunit clean
+.PHONY: help all deps kernel kcsan-kernel initramfs run person test test-one check-node test-all test-full test-split check check-host check-kernel series check-series disasm mutants fuzz bench bench-one bench-smoke boot-deaths atlas-report kunit clean
 
 # plain make builds nothing: it lists the targets
 .DEFAULT_GOAL := help
@@ -40,6 +40,7 @@ help:
 	@echo '  run           boot the guest, one SIGIO line per mouse packet; first time: deps, kernel, initramfs'
 	@echo '  test          what CI runs: both kernels, every kind of check; cold about 50 min, about 33 with ccache warm'
 	@echo '  test-one      CHECK=name[,name] [DESIGN=rcu]: only those checks, in one boot of the debug kernel'
+	@echo '  check-node    sigio-check on one node: NODE=uinput:event|pty|PATH [PROVOKE=cmd] [BZIMAGE=yours]; 1 min'
 	@echo '  test-all      every configuration on every kernel and sanitizer; about 3 hours cold'
 	@echo '  test-full     make test'"'"'s builds and checks on VERSION, no suite boots (make test boots them)'
 	@echo '  test-split    make test'"'"'s 6.12 part, no suite boots: check, check-series, initramfs'
@@ -138,6 +139,25 @@ endif
 endif
 test-one: initramfs
 	@$(PYTHON) $(SCRIPTS)/run-tests.py --version $(VERSION) --design $(DESIGN) --only $(CHECK)
+
+# sigio-check (guest-apps/sigio-check.c) on one node, in one boot of
+# BZIMAGE (any kernel with guest-apps/guest.config's options; by default
+# VERSION's debug kernel) with the kit's initramfs, under DESIGN:
+# NODE=uinput:HANDLER, the node of that handler (event, mouse, sigmouse)
+# for a uinput mouse sigio-check makes and moves; NODE=pty, a
+# pseudo-terminal's slave, a line written to its master; or NODE=PATH
+# with PROVOKE='a shell command, run in the guest, that makes the node
+# signal'. REASON= the si_code the event must bring (in, out, msg, err,
+# pri, hup; none for no signal); SETS_OWNER=1 for a driver that makes the
+# subscriber the owner, as ttys do
+NODE ?= uinput:event
+REASON ?= in
+check_node_args = --reason $(REASON) $(if $(SETS_OWNER),--sets-owner) \
+	$(if $(filter pty,$(NODE)),--pty,$(if $(filter uinput:%,$(NODE)),--uinput-mouse \
+	$(patsubst uinput:%,%,$(NODE)),--provoke '$(PROVOKE)' $(NODE)))
+check-node: initramfs
+	@$(PYTHON) $(SCRIPTS)/check_node.py --version $(VERSION) --design $(DESIGN) \
+		$(if $(BZIMAGE),--bzimage $(BZIMAGE)) -- $(check_node_args)
 
 # every kind of check on VERSION, built: sparse and the host scripts'
 # tests, the exported series' checks (git am, checkpatch, its prefixes

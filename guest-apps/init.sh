@@ -1,6 +1,6 @@
 #!/bin/busybox sh
 # /init of the sigmouse initramfs. The kernel command line says what to
-# run (sigmouse_run=test|watch|person|bench|probe|shell, passed to init's environment);
+# run (sigmouse_run=test|check|watch|person|bench|probe|shell, passed to init's environment);
 # the guest channel, the second serial line, carries the programs' output
 # and their requests to the host runner.
 /bin/busybox --install -s /bin
@@ -33,7 +33,40 @@ watch_on_screen() {
 	sigio-watch --screen /dev/tty1 "$@" >"$channel" 2>&1
 }
 
+# The options of /guest.config this kernel lacks, one "CONFIG_X" a line:
+# from /proc/config.gz (CONFIG_IKCONFIG_PROC), else from what the guest
+# can see of them (the rest it needs to have come this far)
+missing_options() {
+	if [ -r /proc/config.gz ]; then
+		mkdir -p /tmp
+		zcat /proc/config.gz >/tmp/config
+		grep '^CONFIG_' /guest.config | while read -r line; do
+			grep -qxF "$line" /tmp/config || echo "${line%%=*}"
+		done
+		return
+	fi
+	[ -e /dev/uinput ] || echo CONFIG_INPUT_UINPUT
+	[ -e /dev/ptmx ] || echo CONFIG_UNIX98_PTYS
+	grep -qw evdev /proc/bus/input/handlers 2>/dev/null || echo CONFIG_INPUT_EVDEV
+	[ -e /proc/self/task ] || echo CONFIG_PROC_FS
+}
+
 case "${sigmouse_run:-shell}" in
+check)
+	# make check-node: sigio-check on one node (sigio_check: its command
+	# line, in sh's quoting), on a kernel with the options it needs
+	echo "# suite: sigio-check" >"$channel"
+	missing=$(missing_options)
+	if [ -n "$missing" ]; then
+		for option in $missing; do
+			echo "sigmouse guest: the kernel lacks $option (guest-apps/guest.config)"
+		done >"$channel"
+		rc=1
+	else
+		eval "sigio-check $sigio_check" >"$channel" 2>&1
+		rc=$?
+	fi
+	;;
 test)
 	# sigmouse_suites=a,b: the test programs to run, each announced on
 	# the channel so that the runner tallies their KTAP apart

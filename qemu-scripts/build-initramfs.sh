@@ -17,6 +17,7 @@ mkdir -p "$root/bin" "$root/dev" "$root/proc" "$root/sys"
 cp /bin/busybox "$root/bin/busybox"
 cp "$top/guest-apps/init.sh" "$root/init"
 cp "$top/guest-apps/bench.sh" "$root/bench.sh"
+cp "$top/guest-apps/guest.config" "$root/guest.config"
 chmod +x "$root/init"
 cp /usr/bin/stress-ng "$root/bin/"
 # its shared libraries and the loader, at the paths it was linked with

@@ -156,8 +156,16 @@ GUEST_APPS = os.path.join(TOP, "guest-apps")
 
 
 def suite_source(suite):
+    """A suite's source as compiled: its .c with the text of each local
+    header it includes (sigio-atlas's tests are sigio-battery.h's)."""
     with open(os.path.join(GUEST_APPS, f"{suite}.c")) as f:
-        return f.read()
+        text = f.read()
+    for header in re.findall(r'^#include "([\w.-]+\.h)"', text, re.M):
+        # (the kselftest harness is the kernel tree's)
+        if os.path.exists(os.path.join(GUEST_APPS, header)):
+            with open(os.path.join(GUEST_APPS, header)) as f:
+                text += f.read()
+    return text
 
 
 def suite_tests(text):

@@ -78,9 +78,10 @@ series_kunitconfigs() {
 		grep '/\.kunitconfig$'
 }
 
-# Configure $kernel_tree: tinyconfig plus Kconfig.snippet's common part
+# Configure $kernel_tree: tinyconfig plus guest-apps/guest.config (what
+# any kernel needs for the kit's guest), Kconfig.snippet's common part
 # and the sections $flavour takes on this kernel, then fail naming every
-# snippet line missing from the final .config (an unmet dependency, a
+# line of them missing from the final .config (an unmet dependency, a
 # typo). With "lenient", a line whose option the tree's Kconfig does not
 # define is left out of that check: the pristine source and the series'
 # early prefixes have no sigmouse. Does nothing when the snippet and the
@@ -96,19 +97,22 @@ configure_kernel() {
 	bench|stock) sections=bench ;;
 	kcsan) sections=kcsan ;;
 	esac
-	awk -v take="$sections" -v version="$version" '
-		/^# === / { section = $3 }
-		section == "" || section == take || section == take "/" version
-	' "$top/Kconfig.snippet" >"$snippet.new" && mv "$snippet.new" "$snippet" || return
+	{
+		cat "$top/guest-apps/guest.config" &&
+		awk -v take="$sections" -v version="$version" '
+			/^# === / { section = $3 }
+			section == "" || section == take || section == take "/" version
+		' "$top/Kconfig.snippet"
+	} >"$snippet.new" && mv "$snippet.new" "$snippet" || return
 	config_stamp=$(content_hash "$snippet" "$kernel_tree/.sigmouse-patches")
 	[ "$(cat "$kernel_tree/.sigmouse-config" 2>/dev/null)" != "$config_stamp" ] ||
 		[ ! -e "$kernel_tree/.config" ] || return 0
-	say "configuring the $flavour kernel of $version: tinyconfig + Kconfig.snippet"
+	say "configuring the $flavour kernel of $version: tinyconfig + guest.config + Kconfig.snippet"
 	rm -f "$kernel_tree/.sigmouse-config"
 	kernel_make tinyconfig >/dev/null || { say "error: make tinyconfig failed"; return 1; }
 	(cd "$kernel_tree" &&
 	 scripts/kconfig/merge_config.sh -m .config "$snippet" >/dev/null) ||
-		{ say "error: merging Kconfig.snippet failed"; return 1; }
+		{ say "error: merging guest.config and Kconfig.snippet failed"; return 1; }
 	kernel_make olddefconfig || { say "error: make olddefconfig failed"; return 1; }
 	missing=$(grep -E '^(CONFIG_|# CONFIG_)' "$snippet" | while read -r line; do
 		grep -qxF "$line" "$kernel_tree/.config" && continue
@@ -120,7 +124,7 @@ configure_kernel() {
 		echo "  $line"
 	done)
 	if [ -n "$missing" ]; then
-		say "error: Kconfig.snippet options missing from the final .config (unmet dependencies?):
+		say "error: guest.config or Kconfig.snippet options missing from the final .config (unmet dependencies?):
 $missing"
 		return 1
 	fi

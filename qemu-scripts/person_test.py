@@ -62,15 +62,17 @@ TERMINAL_TESTS = ("terminal_quiet_until_shell", "terminal_gives_guest_shell", "v
                   "mice_moved_from_another_terminal", "typing_survives_signal_lines",
                   "newcomer_mouse_commands", "poweroff_ends_run", "ctrl_c_ends_run",
                   "closing_window_ends_run")
-NEWCOMER_TESTS = ("newcomer_make_help", "newcomer_test_one")
+NEWCOMER_TESTS = ("newcomer_make_help", "newcomer_test_one", "newcomer_check_node")
 TESTS = ("newcomer_readme_commands",) + WINDOW_TESTS + TERMINAL_TESTS + NEWCOMER_TESTS
 # The README's commands, run as written from a fresh copy of the
 # repository's files (what a clone has) that shares this run's build
 # folder through BUILD_DIR, so that nothing is rebuilt: the commands
-# the checks run (make help and make test-one by newcomer_*, make run as
+# the checks run (make help, make test-one and make check-node by
+# newcomer_*, make run as
 # the first terminal boot, qmp_mouse.py while it runs); then those make
 # test cannot run, and why
-README_RUNS = ("make help", "make run", "python3 qemu-scripts/qmp_mouse.py ", "make test-one ")
+README_RUNS = ("make help", "make run", "python3 qemu-scripts/qmp_mouse.py ", "make test-one ",
+               "make check-node ")
 README_NOT_HERE = (("make test", "it is the run this check is part of"),
                    ("apt-get ", "it changes the machine's packages; make test's make deps "
                     "installs what is missing"))
@@ -343,7 +345,9 @@ def run_readme_lines(copy, version, start, timeout):
 
 
 def check_newcomer_commands(copy, version, checks):
-    """make help and the single-check recipe, as the README writes them."""
+    """make help, the single-check recipe and sigio-check on a node, as
+    the README writes them: each must end with its closing line, all
+    passed."""
     started = time.monotonic()
     ran = run_readme_lines(copy, version, "make help", 60)
     took = time.monotonic() - started
@@ -354,14 +358,16 @@ def check_newcomer_commands(copy, version, checks):
                   f"{[line for line, _, _ in ran]} exited {[status for _, status, _ in ran]} "
                   f"in {took:.0f} s; {'lists' if listed else 'does NOT list'} run, test, "
                   f"test-one and help")
-    ran = run_readme_lines(copy, version, "make test-one ", 900)
-    tallies = [(line, status, output.rstrip().rsplit("\n", 1)[-1])
-               for line, status, output in ran]
-    passed = [line for line, status, last in tallies
-              if status == 0 and re.fullmatch(r"[1-9]\d* passed, 0 failed, 0 skipped", last)]
-    checks.result("newcomer_test_one", bool(ran) and len(passed) == len(ran),
-                  "; ".join(f"{line!r} exited {status}, ending {last!r}"
-                            for line, status, last in tallies) or "no make test-one line")
+    for name, start in (("newcomer_test_one", "make test-one "),
+                        ("newcomer_check_node", "make check-node ")):
+        ran = run_readme_lines(copy, version, start, 900)
+        tallies = [(line, status, output.rstrip().rsplit("\n", 1)[-1])
+                   for line, status, output in ran]
+        passed = [line for line, status, last in tallies
+                  if status == 0 and re.fullmatch(r"[1-9]\d* passed, 0 failed, 0 skipped", last)]
+        checks.result(name, bool(ran) and len(passed) == len(ran),
+                      "; ".join(f"{line!r} exited {status}, ending {last!r}"
+                                for line, status, last in tallies) or f"no {start.strip()} line")
 
 
 def qmp_mouse(build, *args):

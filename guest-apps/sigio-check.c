@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sigio-check: whether one node's SIGIO is what fcntl(2) promises. It
+ * runs the SIGIO battery (sigio-battery.h, the checks sigio-atlas runs
+ * on the kernel's own sources) on a node it is given, the event made by
+ * a provocation it is given, and prints KTAP; a check that fails says
+ * what it saw.
+ *
+ *   sigio-check [--reason R] [--sets-owner] [--write] --provoke CMD NODE
+ *   sigio-check [--reason R] --uinput-mouse HANDLER
+ *   sigio-check [--reason R] --pty
+ *
+ * NODE is opened O_RDONLY | O_NONBLOCK (with --write, O_RDWR | O_NONBLOCK)
+ * for each check; CMD runs under /bin/sh -c once the file is subscribed
+ * and must make the node's driver signal. --uinput-mouse makes a uinput
+ * mouse for each check, subscribes its node of HANDLER (event, mouse,
+ * sigmouse...: the handler's entry under the input device in sysfs) and
+ * moves it. --pty opens a pseudo-terminal for each check, subscribes its
+ * slave and writes a line to its master. R is the si_code the event must
+ * bring: in (the default), out, msg, err, pri or hup, or none for an
+ * event that must not signal. --sets-owner says the driver makes the
+ * subscriber the owner of a file without one, as ttys do (so no_owner
+ * expects the signal); --pty implies it. Options after "--" go to the
+ * kselftest harness.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* the harness is written for -Wall; this program is built with -Wextra too */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include "kselftest_harness.h"
+#pragma GCC diagnostic pop
+#include "harness-only.h"
+#include "sigmouse-node.h"
+#include "uinput-mouse.h"
+
+/* The node under check, and what moves it, if sigio-check made it. */
+struct endpoints {
+	int watched;
+	int pty_master;
+	struct uinput_mouse mouse;
+};
+
+static void endpoints_reset(struct endpoints *ep);
+static void endpoints_close(struct endpoints *ep);
+
+#include "sigio-battery.h"
+
+/* what the command line gave */
+static struct {
+	const char *node;
+	const char *handler;
+	const char *command;
+	bool pty;
+	int flags;
+} given = { .flags = O_RDONLY | O_NONBLOCK };
+
+/* "sh -c '...'" or "move the uinput mouse", for the atlas lines */
+static char provoke_text[256];
+
+static void endpoints_reset(struct endpoints *ep)
+{
+	memset(ep, 0, sizeof(*ep));
+	ep->watched = -1;
+	ep->pty_master = -1;
+}
+
+static void endpoints_close(struct endpoints *ep)
+{
+	if (ep->watched >= 0)
+		close(ep->watched);
+	if (ep->pty_master >= 0)
+		close(ep->pty_master);
+	uinput_mouse_destroy(&ep->mouse);
+	endpoints_reset(ep);
+}
+
+static int open_failed(char *why, size_t len, const char *what)
+{
+	snprintf(why, len, "%s: %s", what, strerror(errno));
+	return -1;
+}
+
+static int open_given(struct endpoints *ep, char *why, size_t len)
+{
+	const char *node = given.node;
+	char path[64];
+	int ret;
+
+	if (given.pty) {
+		ep->pty_master = posix_openpt(O_RDWR | O_NOCTTY);
+		if (ep->pty_master < 0 || grantpt(ep->pty_master) ||
+		    unlockpt(ep->pty_master) ||
+		    ptsname_r(ep->pty_master, path, sizeof(path)))
+			return open_failed(why, len, "/dev/ptmx");
+		node = path;
+	}
+	if (given.handler) {
+		ret = uinput_mouse_create(&ep->mouse, "sigio-check mouse");
+		if (ret) {
+			errno = -ret;
+			return open_failed(why, len, "/dev/uinput");
+		}
+		if (input_node_of(uinput_mouse_syspath(&ep->mouse), given.handler,
+				  strcmp(given.handler, "sigmouse") ? "/dev/input" : "/dev",
+				  path, sizeof(path))) {
+			snprintf(why, len, "the uinput mouse has no %s node", given.handler);
+			return -1;
+		}
+		node = path;
+	}
+	/* devtmpfs makes a new device's node a moment after its sysfs entry */
+	for (ret = 0; ret < 100; ret++) {
+		ep->watched = open(node, given.flags);
+		if (ep->watched >= 0 || errno != ENOENT)
+			break;
+		usleep(10 * 1000);
+	}
+	return ep->watched < 0 ? open_failed(why, len, node) : 0;
+}
+
+static int provoke_given(struct endpoints *ep)
+{
+	int status;
+	pid_t pid;
+
+	if (given.pty)
+		return write(ep->pty_master, "x\n", 2) == 2 ? 0 : -1;
+	if (given.handler) {
+		status = uinput_mouse_move(&ep->mouse, 1, 0);
+		if (status < 0) {
+			errno = -status;
+			return -1;
+		}
+		return 0;
+	}
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		execl("/bin/sh", "sh", "-c", given.command, (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		errno = ECHILD;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * One source, "node", for each reason the event may bring, with the
+ * subscriber made owner (owned_*) or not.
+ */
+static const char sets_owner[] =
+	"the driver makes the subscriber the owner of a file without one (--sets-owner)";
+
+#define NODE_VARIANT(name, why, owner)					\
+	FIXTURE_VARIANT_ADD(source, name) {				\
+		.source = "node",					\
+		.open = open_given,					\
+		.owner_on_subscribe = owner,				\
+		.event = {						\
+			.what = "the provocation",			\
+			.provoke_text = provoke_text,			\
+			.provoke = provoke_given,			\
+			.sender = "the node's driver",			\
+			.reason = why,					\
+		},							\
+	}
+
+NODE_VARIANT(in, POLL_IN, NULL);
+NODE_VARIANT(out, POLL_OUT, NULL);
+NODE_VARIANT(msg, POLL_MSG, NULL);
+NODE_VARIANT(err, POLL_ERR, NULL);
+NODE_VARIANT(pri, POLL_PRI, NULL);
+NODE_VARIANT(hup, POLL_HUP, NULL);
+NODE_VARIANT(none, NO_SIGNAL, NULL);
+NODE_VARIANT(owned_in, POLL_IN, sets_owner);
+NODE_VARIANT(owned_out, POLL_OUT, sets_owner);
+NODE_VARIANT(owned_msg, POLL_MSG, sets_owner);
+NODE_VARIANT(owned_err, POLL_ERR, sets_owner);
+NODE_VARIANT(owned_pri, POLL_PRI, sets_owner);
+NODE_VARIANT(owned_hup, POLL_HUP, sets_owner);
+NODE_VARIANT(owned_none, NO_SIGNAL, sets_owner);
+
+static int usage(const char *why)
+{
+	fprintf(stderr, "sigio-check: %s\n"
+		"usage: sigio-check [--reason in|out|msg|err|pri|hup|none] [--sets-owner] "
+		"[--write] --provoke CMD NODE [-- harness options]\n"
+		"       sigio-check [--reason ...] --uinput-mouse HANDLER [-- harness options]\n"
+		"       sigio-check [--reason ...] --pty [-- harness options]\n", why);
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const reasons[] = {
+		"in", "out", "msg", "err", "pri", "hup", "none",
+	};
+	char *harness_argv[] = { argv[0], NULL };
+	const char *reason = "in";
+	bool owned = false;
+	char variant[16];
+	int arg, sources;
+	size_t i;
+
+	for (arg = 1; arg < argc && strcmp(argv[arg], "--"); arg++) {
+		if (!strcmp(argv[arg], "--write"))
+			given.flags = O_RDWR | O_NONBLOCK;
+		else if (!strcmp(argv[arg], "--sets-owner"))
+			owned = true;
+		else if (!strcmp(argv[arg], "--pty"))
+			given.pty = owned = true;
+		else if (!strcmp(argv[arg], "--reason") && arg + 1 < argc)
+			reason = argv[++arg];
+		else if (!strcmp(argv[arg], "--provoke") && arg + 1 < argc)
+			given.command = argv[++arg];
+		else if (!strcmp(argv[arg], "--uinput-mouse") && arg + 1 < argc)
+			given.handler = argv[++arg];
+		else if (argv[arg][0] == '-' || given.node)
+			return usage("unknown or repeated argument");
+		else
+			given.node = argv[arg];
+	}
+	sources = !!given.handler + given.pty + !!(given.command || given.node);
+	if (sources != 1 || !given.command != !given.node)
+		return usage("give --provoke CMD and NODE, --uinput-mouse HANDLER or --pty");
+	for (i = 0; i < ARRAY_SIZE(reasons) && strcmp(reasons[i], reason); i++)
+		;
+	if (i == ARRAY_SIZE(reasons))
+		return usage("--reason: in, out, msg, err, pri, hup or none");
+	if (given.pty)
+		snprintf(provoke_text, sizeof(provoke_text),
+			 "write a line to a pseudo-terminal's master; its slave");
+	else if (given.handler)
+		snprintf(provoke_text, sizeof(provoke_text),
+			 "move a uinput mouse; its %s node", given.handler);
+	else
+		snprintf(provoke_text, sizeof(provoke_text), "sh -c '%s' (%s)",
+			 given.command, given.node);
+	snprintf(variant, sizeof(variant), "%s%s", owned ? "owned_" : "", reason);
+	harness_keep_variants(variant);
+	/* the harness reads its own options, after "--" */
+	if (arg == argc)
+		return test_harness_run(1, harness_argv);
+	argv[arg] = argv[0];
+	return test_harness_run(argc - arg, argv + arg);
+}
