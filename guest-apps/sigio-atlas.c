@@ -102,12 +102,6 @@ static void endpoints_close(struct endpoints *ep);
 
 /* ---- opening sources ---- */
 
-static int fail(char *why, size_t len, const char *what)
-{
-	snprintf(why, len, "%s: %s", what, strerror(errno));
-	return -1;
-}
-
 /* errors of a kernel built without the source */
 static bool lacking(int err)
 {
@@ -173,20 +167,6 @@ static void close_fd(int *fd)
 	if (*fd >= 0)
 		close(*fd);
 	*fd = -1;
-}
-
-/* the source's node can lag its device by a moment */
-static int open_node(const char *path, int flags)
-{
-	int tries, fd = -1;
-
-	for (tries = 0; tries < 100; tries++) {
-		fd = open(path, flags);
-		if (fd >= 0 || errno != ENOENT)
-			break;
-		usleep(10000);
-	}
-	return fd;
 }
 
 static int open_pipe(struct endpoints *ep, char *why, size_t len,
@@ -973,15 +953,6 @@ static int perf_limit_reached(struct endpoints *ep)
 	if (ioctl(ep->watched, PERF_EVENT_IOC_REFRESH, 1))
 		return -1;
 	burn_cpu(PERF_BURN_NS);
-	return 0;
-}
-
-static int set_errno(int ret)
-{
-	if (ret < 0) {
-		errno = -ret;
-		return -1;
-	}
 	return 0;
 }
 

@@ -279,6 +279,39 @@ static void atlas_print(const char *source, const struct event *ev,
 	fflush(stdout);
 }
 
+/* ---- opening and provoking: helpers of the sources ---- */
+
+/* -1, what failed and errno's text in why */
+static int fail(char *why, size_t len, const char *what)
+{
+	snprintf(why, len, "%s: %s", what, strerror(errno));
+	return -1;
+}
+
+/* a node can lag its device by a moment (devtmpfs, after sysfs) */
+static int open_node(const char *path, int flags)
+{
+	int tries, fd = -1;
+
+	for (tries = 0; tries < 100; tries++) {
+		fd = open(path, flags);
+		if (fd >= 0 || errno != ENOENT)
+			break;
+		usleep(10000);
+	}
+	return fd;
+}
+
+/* -1 with errno set from a negative errno return, else 0 */
+static int set_errno(int ret)
+{
+	if (ret < 0) {
+		errno = -ret;
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- subscribing ---- */
 
 static int set_async(struct endpoints *ep, bool on)

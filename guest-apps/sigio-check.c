@@ -84,32 +84,22 @@ static void endpoints_close(struct endpoints *ep)
 	endpoints_reset(ep);
 }
 
-static int open_failed(char *why, size_t len, const char *what)
-{
-	snprintf(why, len, "%s: %s", what, strerror(errno));
-	return -1;
-}
-
 static int open_given(struct endpoints *ep, char *why, size_t len)
 {
 	const char *node = given.node;
 	char path[64];
-	int ret;
 
 	if (given.pty) {
 		ep->pty_master = posix_openpt(O_RDWR | O_NOCTTY);
 		if (ep->pty_master < 0 || grantpt(ep->pty_master) ||
 		    unlockpt(ep->pty_master) ||
 		    ptsname_r(ep->pty_master, path, sizeof(path)))
-			return open_failed(why, len, "/dev/ptmx");
+			return fail(why, len, "/dev/ptmx");
 		node = path;
 	}
 	if (given.handler) {
-		ret = uinput_mouse_create(&ep->mouse, "sigio-check mouse");
-		if (ret) {
-			errno = -ret;
-			return open_failed(why, len, "/dev/uinput");
-		}
+		if (set_errno(uinput_mouse_create(&ep->mouse, "sigio-check mouse")))
+			return fail(why, len, "/dev/uinput");
 		if (input_node_of(uinput_mouse_syspath(&ep->mouse), given.handler,
 				  strcmp(given.handler, "sigmouse") ? "/dev/input" : "/dev",
 				  path, sizeof(path))) {
@@ -118,14 +108,8 @@ static int open_given(struct endpoints *ep, char *why, size_t len)
 		}
 		node = path;
 	}
-	/* devtmpfs makes a new device's node a moment after its sysfs entry */
-	for (ret = 0; ret < 100; ret++) {
-		ep->watched = open(node, given.flags);
-		if (ep->watched >= 0 || errno != ENOENT)
-			break;
-		usleep(10 * 1000);
-	}
-	return ep->watched < 0 ? open_failed(why, len, node) : 0;
+	ep->watched = open_node(node, given.flags);
+	return ep->watched < 0 ? fail(why, len, node) : 0;
 }
 
 static int provoke_given(struct endpoints *ep)
@@ -135,14 +119,8 @@ static int provoke_given(struct endpoints *ep)
 
 	if (given.pty)
 		return write(ep->pty_master, "x\n", 2) == 2 ? 0 : -1;
-	if (given.handler) {
-		status = uinput_mouse_move(&ep->mouse, 1, 0);
-		if (status < 0) {
-			errno = -status;
-			return -1;
-		}
-		return 0;
-	}
+	if (given.handler)
+		return set_errno(uinput_mouse_move(&ep->mouse, 1, 0));
 	pid = fork();
 	if (pid < 0)
 		return -1;
