@@ -27,7 +27,7 @@ SCRIPTS := qemu-scripts
 FULL_VERSION := 6.1
 SPLIT_VERSION := 6.12
 
-.PHONY: help all deps kernel kcsan-kernel initramfs run person test test-one check-node test-all test-full test-split check check-host check-kernel series check-series disasm mutants fuzz bench bench-one bench-smoke boot-deaths atlas-report kunit clean
+.PHONY: help all deps kernel kcsan-kernel initramfs run person test test-one check-node check-nodes test-all test-full test-split check check-host check-kernel series check-series disasm mutants fuzz bench bench-one bench-smoke boot-deaths atlas-report kunit clean
 
 # plain make builds nothing: it lists the targets
 .DEFAULT_GOAL := help
@@ -40,7 +40,8 @@ help:
 	@echo '  run           boot the guest, one SIGIO line per mouse packet; first time: deps, kernel, initramfs'
 	@echo '  test          what CI runs: both kernels, every kind of check; cold about 50 min, about 33 with ccache warm'
 	@echo '  test-one      CHECK=name[,name] [DESIGN=rcu]: only those checks, in one boot of the debug kernel'
-	@echo '  check-node    sigio-check on one node: NODE=uinput:event|pty|PATH [PROVOKE=cmd] [BZIMAGE=yours]; 1 min'
+	@echo '  check-node    sigio-check on one node: NODE=uinput:event|pty|PATH [PROVOKE=cmd] [HANGUP=1] [BZIMAGE=yours|LINUX_TREE=yours]; 1 min'
+	@echo '  check-nodes   check-node on sigmouse, evdev and a pty under every design, and on a defconfig kernel (test-all'"'"'s); 50 min cold'
 	@echo '  test-all      every configuration on every kernel and sanitizer; about 3 hours cold'
 	@echo '  test-full     make test'"'"'s builds and checks on VERSION, no suite boots (make test boots them)'
 	@echo '  test-split    make test'"'"'s 6.12 part, no suite boots: check, check-series, initramfs'
@@ -149,15 +150,38 @@ test-one: initramfs
 # with PROVOKE='a shell command, run in the guest, that makes the node
 # signal'. REASON= the si_code the event must bring (in, out, msg, err,
 # pri, hup; none for no signal); SETS_OWNER=1 for a driver that makes the
-# subscriber the owner, as ttys do
+# subscriber the owner, as ttys do; HANGUP=1 makes the event the device
+# going away (the uinput mouse destroyed, the pty's master closed, or
+# PROVOKE removing NODE's device), whose REASON is hup unless given.
+# LINUX_TREE=path instead of BZIMAGE: your kernel tree, its .config
+# merged with guest.config and built first (qemu-scripts/build-tree.sh)
 NODE ?= uinput:event
-REASON ?= in
-check_node_args = --reason $(REASON) $(if $(SETS_OWNER),--sets-owner) \
+REASON ?= $(if $(HANGUP),hup,in)
+check_node_args = --reason $(REASON) $(if $(SETS_OWNER),--sets-owner) $(if $(HANGUP),--hangup) \
 	$(if $(filter pty,$(NODE)),--pty,$(if $(filter uinput:%,$(NODE)),--uinput-mouse \
 	$(patsubst uinput:%,%,$(NODE)),--provoke '$(PROVOKE)' $(NODE)))
 check-node: initramfs
+	$(if $(LINUX_TREE),@sh $(SCRIPTS)/build-tree.sh $(LINUX_TREE))
 	@$(PYTHON) $(SCRIPTS)/check_node.py --version $(VERSION) --design $(DESIGN) \
-		$(if $(BZIMAGE),--bzimage $(BZIMAGE)) -- $(check_node_args)
+		$(if $(LINUX_TREE),--bzimage $(LINUX_TREE)/arch/x86/boot/bzImage, \
+		$(if $(BZIMAGE),--bzimage $(BZIMAGE))) -- $(check_node_args)
+
+# sigio-check on the nodes whose fasync is known, as make check-node
+# runs it: sigmouse's, evdev's and a pty's event under every design,
+# and their hangup (a pty's slave signals nothing when its master goes);
+# then on a kernel the kit did not configure its own way, the series'
+# head from x86_64_defconfig and guest.config (build-tree.sh
+# --series-head: 33 min cold), evdev's and a pty's (the driver is off)
+CHECK_NODE_EVENTS := uinput:sigmouse uinput:event pty
+CHECK_NODE_HANGUPS := "NODE=uinput:sigmouse" "NODE=uinput:event" "NODE=pty REASON=none"
+check-nodes: initramfs series
+	@for d in rwlock rcu-global rcu waitqueue; do for n in $(CHECK_NODE_EVENTS); do \
+		$(MAKE) --no-print-directory check-node DESIGN=$$d NODE=$$n || exit; done; done
+	@for row in $(CHECK_NODE_HANGUPS); do \
+		$(MAKE) --no-print-directory check-node HANGUP=1 $$row || exit; done
+	@sh $(SCRIPTS)/build-tree.sh --series-head
+	@for n in uinput:event pty; do $(MAKE) --no-print-directory check-node NODE=$$n \
+		BZIMAGE=$(KBUILD)/defconfig/arch/x86/boot/bzImage || exit; done
 
 # every kind of check on VERSION, built: sparse and the host scripts'
 # tests, the exported series' checks (git am, checkpatch, its prefixes
@@ -178,14 +202,14 @@ test-split: check check-series initramfs
 # every configuration on every kernel and sanitizer: make test-full on
 # both kernels with the SIGIO atlas under every design, the KCSAN kernel
 # (its own build) with the suite's stress checks under all four designs
-# and its mutant, and the bench smoke against stock; then both atlas
+# and its mutants, the bench smoke against stock, and check-nodes; then both atlas
 # reports from those boots, whatever run-tests.py said, whose status
 # test-all ends with (kept in a file: a recipe line with $(MAKE) in it
 # runs even under make -n, so run-tests.py has a line of its own)
 test-all:
 	@for v in $(FULL_VERSION) $(SPLIT_VERSION); do \
 		$(MAKE) --no-print-directory VERSION=$$v STOCK=1 MUTANT_FLAVOURS="debug kcsan" \
-			test-full kcsan-kernel || exit; \
+			test-full kcsan-kernel check-nodes || exit; \
 	done
 	@$(MAKE) --no-print-directory VERSION=$(FULL_VERSION) person
 	@$(PYTHON) $(SCRIPTS)/run-tests.py --all \

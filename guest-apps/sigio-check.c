@@ -6,9 +6,9 @@
  * a provocation it is given, and prints KTAP; a check that fails says
  * what it saw.
  *
- *   sigio-check [--reason R] [--sets-owner] [--write] --provoke CMD NODE
- *   sigio-check [--reason R] --uinput-mouse HANDLER
- *   sigio-check [--reason R] --pty
+ *   sigio-check [--hangup] [--reason R] [--sets-owner] [--write] --provoke CMD NODE
+ *   sigio-check [--hangup] [--reason R] --uinput-mouse HANDLER
+ *   sigio-check [--hangup] [--reason R] --pty
  *
  * NODE is opened O_RDONLY | O_NONBLOCK (with --write, O_RDWR | O_NONBLOCK)
  * for each check; CMD runs under /bin/sh -c once the file is subscribed
@@ -20,8 +20,14 @@
  * bring: in (the default), out, msg, err, pri or hup, or none for an
  * event that must not signal. --sets-owner says the driver makes the
  * subscriber the owner of a file without one, as ttys do (so no_owner
- * expects the signal); --pty implies it. Options after "--" go to the
- * kselftest harness.
+ * expects the signal); --pty implies it. --hangup makes the event the
+ * device going away, whose reason is hup unless --reason says otherwise:
+ * the uinput mouse is destroyed, the pseudo-terminal's master closed, and
+ * CMD must remove NODE's device (and let it come back: every check opens
+ * the node afresh). Options after "--" go to the kselftest harness.
+ *
+ * Besides the battery, several_files subscribes three open files of the
+ * node at once: one event must signal each of them, naming its own fd.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -48,6 +54,7 @@ struct endpoints {
 	int watched;
 	int pty_master;
 	struct uinput_mouse mouse;
+	char path[64];		/* watched's node */
 };
 
 static void endpoints_reset(struct endpoints *ep);
@@ -61,6 +68,7 @@ static struct {
 	const char *handler;
 	const char *command;
 	bool pty;
+	bool hangup;
 	int flags;
 } given = { .flags = O_RDONLY | O_NONBLOCK };
 
@@ -108,6 +116,7 @@ static int open_given(struct endpoints *ep, char *why, size_t len)
 		}
 		node = path;
 	}
+	snprintf(ep->path, sizeof(ep->path), "%s", node);
 	ep->watched = open_node(node, given.flags);
 	return ep->watched < 0 ? fail(why, len, node) : 0;
 }
@@ -117,8 +126,17 @@ static int provoke_given(struct endpoints *ep)
 	int status;
 	pid_t pid;
 
+	if (given.pty && given.hangup) {
+		status = close(ep->pty_master);
+		ep->pty_master = -1;
+		return status;
+	}
 	if (given.pty)
 		return write(ep->pty_master, "x\n", 2) == 2 ? 0 : -1;
+	if (given.handler && given.hangup) {
+		uinput_mouse_destroy(&ep->mouse);
+		return 0;
+	}
 	if (given.handler)
 		return set_errno(uinput_mouse_move(&ep->mouse, 1, 0));
 	pid = fork();
@@ -173,13 +191,80 @@ NODE_VARIANT(owned_pri, POLL_PRI, sets_owner);
 NODE_VARIANT(owned_hup, POLL_HUP, sets_owner);
 NODE_VARIANT(owned_none, NO_SIGNAL, sets_owner);
 
+/* the signal several_files' files name: which of fds, or -1 */
+static int file_of(const int *fds, int count, int fd)
+{
+	int i;
+
+	for (i = 0; i < count && fds[i] != fd; i++)
+		;
+	return i < count ? i : -1;
+}
+
+#define SEVERAL_FILES	3
+
+/*
+ * Three open files of the node, each its own subscriber (F_SETOWN,
+ * F_SETSIG, O_ASYNC): one event signals every one of them, each signal
+ * with the event's si_code and its own file's si_fd. A driver that keeps
+ * one subscriber per device instead of per file, or signals only the
+ * first, fails here while every single-file check passes.
+ */
+TEST_F(source, several_files)
+{
+	const struct event *ev = &variant->event;
+	int fds[SEVERAL_FILES], signals[SEVERAL_FILES] = { 0 }, i, file, signalled = 0;
+	char why[256], code[32];
+	siginfo_t info;
+	sigset_t set;
+
+	if (ev->reason == NO_SIGNAL)
+		SKIP(return, "the event signals no file (--reason none)");
+	ASSERT_EQ(0, variant->open(&self->ep, why, sizeof(why))) TH_LOG("%s", why);
+	fds[0] = self->ep.watched;
+	for (i = 1; i < SEVERAL_FILES; i++) {
+		fds[i] = open_node(self->ep.path, given.flags);
+		ASSERT_LE(0, fds[i]) TH_LOG("a second open of %s: %s", self->ep.path,
+					    strerror(errno));
+	}
+	for (i = 0; i < SEVERAL_FILES; i++) {
+		self->ep.watched = fds[i];
+		ASSERT_EQ(0, subscribe(variant, &self->ep, CHECK_RT_SIGNAL, 0))
+			TH_LOG("subscribing file %d: %s", i + 1, strerror(errno));
+	}
+	self->ep.watched = fds[0];
+	waited_signals(ev, &set);
+	ASSERT_EQ(0, ev->provoke(&self->ep)) TH_LOG("%s: %s", ev->provoke_text, strerror(errno));
+
+	while (take_signal(&set, PATIENCE_MS, &info)) {
+		file = file_of(fds, SEVERAL_FILES, info.si_fd);
+		EXPECT_EQ(SIG_RT, info.si_signo) TH_LOG("signal %d", info.si_signo);
+		EXPECT_STREQ(code_name(ev->reason, why, sizeof(why)),
+			     code_name(info.si_code, code, sizeof(code)));
+		EXPECT_LE(0, file) TH_LOG("si_fd %d names none of the files", info.si_fd);
+		if (file < 0)
+			break;
+		signalled += !signals[file]++;
+		if (signalled == SEVERAL_FILES)
+			break;
+	}
+	for (i = 0; i < SEVERAL_FILES; i++) {
+		file = fds[i];
+		EXPECT_LT(0, signals[i]) TH_LOG("file %d of %d (fd %d) got no signal", i + 1,
+						SEVERAL_FILES, file);
+	}
+	for (i = 1; i < SEVERAL_FILES; i++)
+		close(fds[i]);
+}
+
 static int usage(const char *why)
 {
 	fprintf(stderr, "sigio-check: %s\n"
-		"usage: sigio-check [--reason in|out|msg|err|pri|hup|none] [--sets-owner] "
-		"[--write] --provoke CMD NODE [-- harness options]\n"
-		"       sigio-check [--reason ...] --uinput-mouse HANDLER [-- harness options]\n"
-		"       sigio-check [--reason ...] --pty [-- harness options]\n", why);
+		"usage: sigio-check [--hangup] [--reason in|out|msg|err|pri|hup|none] "
+		"[--sets-owner] [--write] --provoke CMD NODE [-- harness options]\n"
+		"       sigio-check [--hangup] [--reason ...] --uinput-mouse HANDLER "
+		"[-- harness options]\n"
+		"       sigio-check [--hangup] [--reason ...] --pty [-- harness options]\n", why);
 	return 2;
 }
 
@@ -189,7 +274,7 @@ int main(int argc, char **argv)
 		"in", "out", "msg", "err", "pri", "hup", "none",
 	};
 	char *harness_argv[] = { argv[0], NULL };
-	const char *reason = "in";
+	const char *reason = NULL;
 	bool owned = false;
 	char variant[16];
 	int arg, sources;
@@ -202,6 +287,8 @@ int main(int argc, char **argv)
 			owned = true;
 		else if (!strcmp(argv[arg], "--pty"))
 			given.pty = owned = true;
+		else if (!strcmp(argv[arg], "--hangup"))
+			given.hangup = true;
 		else if (!strcmp(argv[arg], "--reason") && arg + 1 < argc)
 			reason = argv[++arg];
 		else if (!strcmp(argv[arg], "--provoke") && arg + 1 < argc)
@@ -216,16 +303,18 @@ int main(int argc, char **argv)
 	sources = !!given.handler + given.pty + !!(given.command || given.node);
 	if (sources != 1 || !given.command != !given.node)
 		return usage("give --provoke CMD and NODE, --uinput-mouse HANDLER or --pty");
+	if (!reason)
+		reason = given.hangup ? "hup" : "in";
 	for (i = 0; i < ARRAY_SIZE(reasons) && strcmp(reasons[i], reason); i++)
 		;
 	if (i == ARRAY_SIZE(reasons))
 		return usage("--reason: in, out, msg, err, pri, hup or none");
 	if (given.pty)
-		snprintf(provoke_text, sizeof(provoke_text),
-			 "write a line to a pseudo-terminal's master; its slave");
+		snprintf(provoke_text, sizeof(provoke_text), "%s a pseudo-terminal's master; its slave",
+			 given.hangup ? "close" : "write a line to");
 	else if (given.handler)
-		snprintf(provoke_text, sizeof(provoke_text),
-			 "move a uinput mouse; its %s node", given.handler);
+		snprintf(provoke_text, sizeof(provoke_text), "%s a uinput mouse; its %s node",
+			 given.hangup ? "destroy" : "move", given.handler);
 	else
 		snprintf(provoke_text, sizeof(provoke_text), "sh -c '%s' (%s)",
 			 given.command, given.node);

@@ -24,7 +24,7 @@ if [ "$flavour" = bench ]; then
 	# the series' head, as make series committed it from patches/ and
 	# driver/
 	[ -d "$series_repo/.git" ] || die "no $series_repo: run make series first"
-	bench_tree_at "$(git -C "$series_repo" rev-parse sigmouse)"
+	series_tree_at "$(git -C "$series_repo" rev-parse sigmouse)"
 	configure_kernel || exit 1
 else
 	require_series

@@ -148,14 +148,14 @@ result "series.kernel_doc" "$status" "$(head -n 1 "$logs/kernel-doc.log")"
 # every prefix builds (or compiles what it touches), in the bench tree;
 # without the walk the tree is checked out at the series' head for the
 # UAPI check below
-[ "$walk" = no ] && bench_tree_at "$(git -C "$repo" rev-parse sigmouse)"
+[ "$walk" = no ] && series_tree_at "$(git -C "$repo" rev-parse sigmouse)"
 # (prefix 3's __rcu in fs.h changes no file's preprocessed text)
 ccache_mode=preprocessor
 i=0
 for commit in ${walked-$commits}; do
 	i=$((i + 1))
 	subject=$(git -C "$repo" log -1 --format=%s "$commit")
-	bench_tree_at "$commit"
+	series_tree_at "$commit"
 	check=builds targets=vmlinux
 	if [ "$walk" = dirs ]; then
 		check=compiles
@@ -186,8 +186,8 @@ result "series.head_is_the_test_kernels_source" "$status" "$(head -n 1 "$logs/he
 else
 	# a mutant's commit, in the repository and the bench tree, until the end
 	git -C "$repo" checkout -q -f "$head"
-	bench_tree_at "$head"
-	trap 'git -C "$repo" checkout -q -f sigmouse; bench_tree_at "$(git -C "$repo" rev-parse sigmouse)"' EXIT
+	series_tree_at "$head"
+	trap 'git -C "$repo" checkout -q -f sigmouse; series_tree_at "$(git -C "$repo" rev-parse sigmouse)"' EXIT
 fi
 
 # the UAPI header as user space gets it, from the whole series' tree

@@ -38,6 +38,9 @@ esac
 # make series' git repository: the pristine source tagged "pristine", the
 # series on the branch "sigmouse"
 series_repo=$build/series/linux
+# the series' head configured as a user would (x86_64_defconfig and
+# guest.config; build-tree.sh --series-head), for make check-node
+defconfig_tree=$build/defconfig
 bzimage=$kernel_tree/arch/x86/boot/bzImage
 initramfs=$build/initramfs.cpio.gz
 # the kernel source everything starts from
@@ -78,6 +81,22 @@ series_kunitconfigs() {
 		grep '/\.kunitconfig$'
 }
 
+# The lines of the config fragment $1 that $kernel_tree's .config does
+# not hold as written, each indented: an option whose dependencies the
+# tree does not meet, or a typo. With $2 "lenient", an option the tree's
+# Kconfig does not define at all is left out.
+fragment_missing() {
+	grep -E '^(CONFIG_|# CONFIG_)' "$1" | while read -r line; do
+		grep -qxF "$line" "$kernel_tree/.config" && continue
+		option=$(printf '%s\n' "$line" | sed -E 's/^(# )?CONFIG_([A-Za-z0-9_]+).*/\2/')
+		if [ "${2:-}" = lenient ] && ! grep -rqsE --include='Kconfig*' \
+			"^[[:space:]]*(menu)?config[[:space:]]+$option\$" "$kernel_tree"; then
+			continue
+		fi
+		echo "  $line"
+	done
+}
+
 # Configure $kernel_tree: tinyconfig plus guest-apps/guest.config (what
 # any kernel needs for the kit's guest), Kconfig.snippet's common part
 # and the sections $flavour takes on this kernel, then fail naming every
@@ -114,15 +133,7 @@ configure_kernel() {
 	 scripts/kconfig/merge_config.sh -m .config "$snippet" >/dev/null) ||
 		{ say "error: merging guest.config and Kconfig.snippet failed"; return 1; }
 	kernel_make olddefconfig || { say "error: make olddefconfig failed"; return 1; }
-	missing=$(grep -E '^(CONFIG_|# CONFIG_)' "$snippet" | while read -r line; do
-		grep -qxF "$line" "$kernel_tree/.config" && continue
-		option=$(printf '%s\n' "$line" | sed -E 's/^(# )?CONFIG_([A-Za-z0-9_]+).*/\2/')
-		if [ "${1:-}" = lenient ] && ! grep -rqsE --include='Kconfig*' \
-			"^[[:space:]]*(menu)?config[[:space:]]+$option\$" "$kernel_tree"; then
-			continue
-		fi
-		echo "  $line"
-	done)
+	missing=$(fragment_missing "$snippet" "${1:-}")
 	if [ -n "$missing" ]; then
 		say "error: guest.config or Kconfig.snippet options missing from the final .config (unmet dependencies?):
 $missing"
@@ -131,12 +142,12 @@ $missing"
 	echo "$config_stamp" >"$kernel_tree/.sigmouse-config"
 }
 
-# Check out commit $1 of the series' repository in the bench tree,
-# adding the worktree first if it is not one (never git -C a directory
+# Check out commit $1 of the series' repository in $kernel_tree (the
+# bench tree, or build-tree.sh's defconfig tree), adding the worktree first if it is not one (never git -C a directory
 # without its own .git: git would find the project's repository above
 # build/). Only the files that differ are rewritten, so make rebuilds
 # what the step between the two commits touched.
-bench_tree_at() {
+series_tree_at() {
 	if [ "$(git -C "$kernel_tree" rev-parse --show-toplevel 2>/dev/null)" != "$kernel_tree" ]; then
 		rm -rf "$kernel_tree"
 		git -C "$series_repo" worktree prune

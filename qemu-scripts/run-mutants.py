@@ -15,7 +15,10 @@ check, for KUnit runs before /init; the exported series' checks with
 kernel is built or booted, the patch is committed on the series' head
 in make series' repository (never checked out there for long: a
 temporary index) and check-series.sh runs the checks of the head's tree
-on that commit; a name the suite's source does not
+on that commit; sigio-check's test names with "Suite: sigio-check", for
+a mutant of an in-tree driver that sigio-check must flag, booted as make
+check-node boots, with sigio-check's command line from "Sigio-check:"
+(--uinput-mouse event); a name the suite's source does not
 have stops the run), if not the debug kernel, the
 flavour of kernel ("Flavour: kcsan" for a data race only KCSAN sees), if a kernel
 report is what kills it, the text its first line holds ("Report:") and,
@@ -66,7 +69,8 @@ LIB = os.path.join(HERE, "lib.sh")
 # exported series' checks (short names: uapi_header_alone_c_and_cxx)
 SERIES = "series"
 CHECK_SERIES = os.path.join(HERE, "check-series.sh")
-MUTANT_SUITES = (*SUITES, "kunit", SERIES)
+SIGIO_CHECK = "sigio-check"
+MUTANT_SUITES = (*SUITES, "kunit", SERIES, SIGIO_CHECK)
 # two checks of the runner's a sigio-test mutant may name: the
 # Design: design's deterministic expected failures (the 2.6.0 behaviour the kit
 # shows) all happened; and, alone, the bad-options boot (bad_options.py,
@@ -96,14 +100,16 @@ def read_mutant(path, tree):
         # nothing boots: no design
         fields.setdefault("design", "-")
     missing = {"breaks", "promises", "design", "checks"} - fields.keys()
+    if fields["suite"] == SIGIO_CHECK:
+        missing |= {"sigio-check"} - fields.keys()
     if (missing or fields["design"] not in (*DESIGNS, "-") or fields["flavour"] not in FLAVOURS
             or fields["suite"] not in MUTANT_SUITES
             or (fields["design"] == "-") != (fields["suite"] == SERIES)):
         sys.exit(f"run-mutants: {path}: needs Breaks:, Promises:, Design: (one of "
                  f"{', '.join(DESIGNS)}; none with Suite: {SERIES}), Checks: and optionally "
                  f"Flavour: (one of "
-                 f"{', '.join(FLAVOURS)}), Suite: (one of {', '.join(MUTANT_SUITES)}), Report: and "
-                 "Append: before the diff")
+                 f"{', '.join(FLAVOURS)}), Suite: (one of {', '.join(MUTANT_SUITES)}; "
+                 f"{SIGIO_CHECK} with Sigio-check:), Report: and Append: before the diff")
     fields["checks"] = split_list(fields["checks"])
     unknown = set(fields["checks"]) - selectable(fields["suite"],
                                                  os.path.join(tree, FLAVOURS[fields["flavour"]][0]))
@@ -247,14 +253,18 @@ def judge(name, fields, args, ours, kernel, initrd, accel):
     checks = [c for c in checks if c != EXPECTED_FAILURES]
     bad_options = checks == [BAD_OPTIONS_CHECK]
     # no kmemleak scans at the end (8 s a boot): no mutant is a leak
+    if bad_options:
+        run, guest = "probe", [BAD_OPTIONS]
+    elif fields["suite"] == SIGIO_CHECK:
+        run, guest = "check", [f'sigio_check="{fields["sigio-check"]}"']
+    else:
+        run, guest = "test", [f"sigmouse_suites={suite}", f"{SUITES[suite]}={','.join(checks)}",
+                              "sigmouse_leak_scan=0"]
     append = " ".join(filter(None, [DESIGNS[fields["design"]], FLAVOURS[fields["flavour"]][1],
-                                    fields["append"]] + ([BAD_OPTIONS] if bad_options else [
-                                        f"sigmouse_suites={suite}",
-                                        f"{SUITES[suite]}={','.join(checks)}",
-                                        "sigmouse_leak_scan=0"])))
+                                    fields["append"]] + guest))
     boot, tally, died = boot_retrying_death(
         lambda: Boot(os.path.join(args.build, "mutants", name), kernel, initrd,
-                     "probe" if bad_options else "test", append=append, smp=args.smp,
+                     run, append=append, smp=args.smp,
                      accel=accel, timeout=args.timeout, echo_channel=False),
         Tally)
     os.unlink(kernel)
