@@ -1965,8 +1965,8 @@ struct fuzz_work {
 #define FUZZ_MIN_SIGNALS	1UL
 #define FUZZ_MIN_EACH_OP_PER_S	1
 #define FUZZ_KINDS_OF_CALL	14
-/* the first mouse and at least one that came back after dying */
-#define FUZZ_MIN_DEVICES	2UL
+/* sigmouse-fuzz's two mice at once, and as many that came back after dying */
+#define FUZZ_MIN_DEVICES	4UL
 
 static void fuzz_figures(const char *line, struct fuzz_work *w)
 {
@@ -1996,7 +1996,7 @@ static void fuzz_figures(const char *line, struct fuzz_work *w)
 /*
  * sigmouse-fuzz for SIGMOUSE_FUZZ_SECONDS (default 10; make fuzz sets
  * it, and SIGMOUSE_FUZZ_SEED to replay): random calls from four threads
- * while its uinput mouse streams, dies and comes back. It checks that a
+ * while its two uinput mice stream, die and come back. It checks that a
  * fresh node works exactly afterwards, and this test that the fuzzer
  * did real work (FUZZ_MIN_*); the runner judges the kernel log.
  */
@@ -3392,6 +3392,8 @@ static void check_hangup(struct __test_metadata *_metadata,
 
 struct info_loop {
 	int fd;
+	/* the name of the device behind fd */
+	const char *name;
 	volatile int stop;
 	/* set once the device behind fd has been destroyed */
 	volatile int destroyed;
@@ -3417,7 +3419,7 @@ static void *loop_info(void *arg)
 		if (ioctl(l->fd, SIGMOUSE_IOC_INFO, &info) == 0) {
 			if (!before && l->destroyed)
 				l->spanned++;
-			if (strncmp(info.name, SAMPLER_NAME, sizeof(info.name)))
+			if (strncmp(info.name, l->name, sizeof(info.name)))
 				l->wrong_name++;
 		} else if (errno != ENODEV) {
 			l->bad_errno = errno;
@@ -3455,6 +3457,7 @@ TEST_F_TIMEOUT(node, info_during_teardown_sampler, 300)
 		ASSERT_EQ(0, uinput_mouse_create(&mouse, SAMPLER_NAME));
 		ASSERT_EQ(0, uinput_mouse_node(&mouse, path, sizeof(path)));
 		memset(&l, 0, sizeof(l));
+		l.name = SAMPLER_NAME;
 		l.fd = open(path, O_RDONLY | O_NONBLOCK);
 		ASSERT_LE(0, l.fd);
 		ASSERT_EQ(0, pthread_create(&looper, NULL, loop_info, &l));
@@ -3475,6 +3478,46 @@ TEST_F_TIMEOUT(node, info_during_teardown_sampler, 300)
 	printf("# figure: window.info_during_teardown_sampler %ld\n", spanned);
 	TH_LOG("a sampler, passing whether or not the race fired: %d teardowns, %ld info calls, "
 	       "the window (a call across a whole teardown) met %ld times", ROUNDS, calls, spanned);
+}
+
+/*
+ * SIGMOUSE_IOC_INFO on two devices' nodes at once, a thread each: every
+ * call returns its own device's name. Each node's mutex serializes that
+ * node's calls only, so whatever the driver shares between devices while
+ * it fills the record is raced here (a static staging buffer, mutant
+ * 157, whose race KCSAN reports in strscpy() alone); the calls are
+ * counted, and each thread must have made some.
+ */
+TEST_F(node, info_names_on_two_devices_at_once)
+{
+	struct info_loop loops[2] = {
+		{ .fd = self->fd, .name = self->src.input_name },
+		{ .name = "sigmouse second device" },
+	};
+	struct uinput_mouse second;
+	pthread_t threads[2];
+	char path[64];
+	int i;
+
+	ASSERT_EQ(0, uinput_mouse_create(&second, loops[1].name));
+	ASSERT_EQ(0, uinput_mouse_node(&second, path, sizeof(path)));
+	loops[1].fd = open(path, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, loops[1].fd);
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, pthread_create(&threads[i], NULL, loop_info, &loops[i]));
+	usleep(1000 * 1000);
+	for (i = 0; i < 2; i++) {
+		loops[i].stop = 1;
+		pthread_join(threads[i], NULL);
+		EXPECT_EQ(0, loops[i].bad_errno);
+		EXPECT_EQ(0, loops[i].wrong_name) TH_LOG("%ld of %ld calls on \"%s\" returned "
+							 "another name", loops[i].wrong_name,
+							 loops[i].calls, loops[i].name);
+		EXPECT_LT(0, loops[i].calls);
+	}
+	TH_LOG("%ld and %ld calls on the two nodes", loops[0].calls, loops[1].calls);
+	EXPECT_EQ(0, close(loops[1].fd));
+	uinput_mouse_destroy(&second);
 }
 
 struct blocked_read {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sigmouse-fuzz: random syscall sequences on /dev/sigmouseN from several
- * threads, while a uinput mouse streams packets and is destroyed and
- * created again. The choices are seeded and reproducible (the threads'
+ * threads, while two uinput mice stream packets and are destroyed and
+ * created again: two at once, so that what one device's calls share with
+ * another's (the driver's globals, a design's global lock) is raced too. The choices are seeded and reproducible (the threads'
  * interleaving is the scheduler's); the seed is printed first and taken
  * back with -s. The calls' errors are expected, since the node comes and
  * goes: what counts is the kernel log, which the host runner judges, and
@@ -35,6 +36,7 @@
 #define FUZZ_SIGNALS	4	/* SIGRTMIN .. SIGRTMIN+3, and SIGIO */
 #define CHECK_SIG	(SIGRTMIN + FUZZ_SIGNALS)
 #define CHECK_MOVES	10
+#define STREAMERS	2
 
 enum op {
 	OP_OPEN, OP_CLOSE, OP_DUP, OP_ASYNC, OP_NONBLOCK, OP_SETOWN,
@@ -50,13 +52,20 @@ static const char *const op_names[OP_COUNT] = {
 static atomic_ulong op_count[OP_COUNT], op_errors, signals, packets, devices;
 static atomic_int stopping;
 static pthread_mutex_t node_lock = PTHREAD_MUTEX_INITIALIZER;
-static char current_node[64];
+/* each streamer's node, "" until its first mouse is made */
+static char current_node[STREAMERS][64];
 
 struct worker {
 	pthread_t thread;
 	uint64_t rng;
 	int fds[SLOTS];
 	pid_t tid;
+};
+
+struct streamer {
+	pthread_t thread;
+	uint64_t rng;
+	int index;
 };
 
 /* xorshift64*: small, and the same sequence for the same seed */
@@ -89,7 +98,7 @@ static int open_current(uint64_t *rng)
 	char node[64];
 
 	pthread_mutex_lock(&node_lock);
-	memcpy(node, current_node, sizeof(node));
+	memcpy(node, current_node[pick(rng, STREAMERS)], sizeof(node));
 	pthread_mutex_unlock(&node_lock);
 	return node[0] ? open(node, flags[pick(rng, 3)]) : -1;
 }
@@ -209,16 +218,20 @@ static void *worker_run(void *arg)
 	return NULL;
 }
 
-/* A uinput mouse that moves all the time and is replaced every so often. */
+/*
+ * A uinput mouse that moves all the time and is replaced every so often;
+ * each streamer's has its own name, so the two devices' info differs.
+ */
 static void *streamer_run(void *arg)
 {
-	uint64_t *rng = arg;
+	struct streamer *s = arg;
 	struct uinput_mouse mouse;
-	char node[64];
+	char node[64], name[32];
 	unsigned int moves, i;
 
+	snprintf(name, sizeof(name), "sigmouse fuzz %d", s->index);
 	while (!atomic_load(&stopping)) {
-		if (uinput_mouse_create(&mouse, "sigmouse fuzz") ||
+		if (uinput_mouse_create(&mouse, name) ||
 		    uinput_mouse_node(&mouse, node, sizeof(node))) {
 			fprintf(stderr, "sigmouse-fuzz: no uinput mouse\n");
 			atomic_store(&stopping, 1);
@@ -226,13 +239,13 @@ static void *streamer_run(void *arg)
 		}
 		atomic_fetch_add(&devices, 1);
 		pthread_mutex_lock(&node_lock);
-		memcpy(current_node, node, sizeof(node));
+		memcpy(current_node[s->index], node, sizeof(node));
 		pthread_mutex_unlock(&node_lock);
-		moves = 50 + pick(rng, 200);
+		moves = 50 + pick(&s->rng, 200);
 		for (i = 0; i < moves && !atomic_load(&stopping); i++) {
 			uinput_mouse_move(&mouse, 1, -1);
 			atomic_fetch_add(&packets, 1);
-			usleep(pick(rng, 1000));
+			usleep(pick(&s->rng, 1000));
 		}
 		/* blocked readers and pollers of this node see the hangup */
 		uinput_mouse_destroy(&mouse);
@@ -296,8 +309,9 @@ static int check_fresh_node(void)
 int main(int argc, char **argv)
 {
 	struct worker workers[MAX_THREADS];
-	uint64_t seed = (uint64_t)time(NULL), streamer_rng;
-	pthread_t streamer, collector;
+	struct streamer streamers[STREAMERS];
+	uint64_t seed = (uint64_t)time(NULL);
+	pthread_t collector;
 	int seconds = 10, threads = 4, opt, i, j;
 	sigset_t set;
 
@@ -324,8 +338,11 @@ int main(int argc, char **argv)
 	/* every thread inherits the mask: no fuzz signal kills the process */
 	fuzz_signal_set(&set);
 	sigprocmask(SIG_BLOCK, &set, NULL);
-	streamer_rng = seed ^ 0x9e3779b97f4a7c15ULL;
-	pthread_create(&streamer, NULL, streamer_run, &streamer_rng);
+	for (i = 0; i < STREAMERS; i++) {
+		streamers[i].rng = (seed ^ 0x9e3779b97f4a7c15ULL) + i;
+		streamers[i].index = i;
+		pthread_create(&streamers[i].thread, NULL, streamer_run, &streamers[i]);
+	}
 	pthread_create(&collector, NULL, collector_run, NULL);
 	for (i = 0; i < threads; i++) {
 		workers[i].rng = (seed + 1) * 1000003ULL + i;
@@ -337,7 +354,8 @@ int main(int argc, char **argv)
 	atomic_store(&stopping, 1);
 	for (i = 0; i < threads; i++)
 		pthread_join(workers[i].thread, NULL);
-	pthread_join(streamer, NULL);
+	for (i = 0; i < STREAMERS; i++)
+		pthread_join(streamers[i].thread, NULL);
 	pthread_join(collector, NULL);
 	while (waitpid(-1, NULL, 0) > 0)
 		;

@@ -77,7 +77,8 @@ ATLAS_DESIGNS = ("rcu",)
 TEST_SPLIT = {"6.12": ("rcu", "waitqueue")}
 KCSAN_CHECKS = ("fasync_churn_during_delivery", "stress_ng_beside_stream",
                 "fuzz_then_node_works", "teardown_during_delivery",
-                "pipe_teardown_during_delivery", "many_opens_one_list")
+                "pipe_teardown_during_delivery", "many_opens_one_list",
+                "info_names_on_two_devices_at_once")
 
 
 def boot_workdir(build, name):

@@ -6,8 +6,10 @@ code counts, and every other kind of report counts.
 The reports are real, as the runner cut them from a console: the stock
 race from a kcsan/rcu boot of make test, the project's from the kcsan/rcu
 boot that found kill_fasync()'s unannotated empty-list test (patch 0003
-now annotates it; docs/findings/kcsan-kill-fasync-quick-test.txt), the lockdep
-report from the rwlock boot's finding.
+now annotates it; docs/findings/kcsan-kill-fasync-quick-test.txt), the
+series' race seen in stock functions only from the kcsan boot of
+mutants/157-info-name-staged-globally.patch, the lockdep report from the
+rwlock boot's finding.
 """
 
 import os
@@ -52,6 +54,17 @@ class KcsanFilterTest(unittest.TestCase):
         # the input core's frames alone are not the series'
         through = report[:at] + ["[   17.468598]  input_event+0x5d/0x80"] + report[at:]
         self.assertEqual(split_reports([through], OURS), ([], [through]))
+
+    def test_series_race_in_stock_functions_counts(self):
+        # mutant 157: two devices' SIGMOUSE_IOC_INFO race on a static
+        # buffer in strncpy() alone; only the stacks name the driver
+        report = saved("testdata/kcsan-series-strncpy.txt")
+        self.assertEqual(racing_functions(report[0]), ["strncpy", "strncpy"])
+        self.assertFalse(set(racing_functions(report[0])) & OURS.ours)
+        self.assertEqual(split_reports([report], OURS), ([report], []))
+        # the same stacks without the driver's frames are stock code's
+        stock = [line for line in report if "sigmouse_" not in line]
+        self.assertEqual(split_reports([stock], OURS), ([], [stock]))
 
     def test_other_reports_count(self):
         report = saved("../docs/findings/rwlock-irq-lock-inversion.txt")
