@@ -37,10 +37,10 @@ SPLIT_VERSION := 6.12
 help:
 	@echo 'make TARGET [VERSION=6.1|6.12]   (the kernel; 6.1 unless given)'
 	@echo '  help          this list; builds nothing'
-	@echo '  run           boot the guest, one SIGIO line per mouse packet; first time: deps, kernel, initramfs'
+	@echo '  run           [BZIMAGE=yours|LINUX_TREE=yours] boot the guest, one SIGIO line per mouse packet; first time: deps, kernel, initramfs'
 	@echo '  test          what CI runs: both kernels, every kind of check; cold about 50 min, about 33 with ccache warm'
 	@echo '  test-one      CHECK=name[,name] [DESIGN=rcu]: only those checks, in one boot of the debug kernel'
-	@echo '  check-node    sigio-check on one node: NODE=uinput:event|pty|PATH [PROVOKE=cmd] [HANGUP=1] [BZIMAGE=yours|LINUX_TREE=yours]; 1 min'
+	@echo '  check-node    sigio-check on one node: NODE=uinput:event|ps2:event|pty|PATH [PROVOKE=cmd] [HANGUP=1] [BZIMAGE=yours|LINUX_TREE=yours]; 1 min'
 	@echo '  check-nodes   check-node on sigmouse, evdev and a pty under every design, and on a defconfig kernel (test-all'"'"'s); 50 min cold'
 	@echo '  test-all      every configuration on every kernel and sanitizer; about 3 hours cold'
 	@echo '  test-full     make test'"'"'s builds and checks on VERSION, no suite boots (make test boots them)'
@@ -82,11 +82,19 @@ initramfs: kernel
 kcsan-kernel: deps
 	@SIGMOUSE_FLAVOUR=kcsan sh $(SCRIPTS)/build-kernel.sh
 
+# the kernel make run and make check-node boot: BZIMAGE=path, a kernel
+# of yours; LINUX_TREE=path, your kernel tree, its .config merged with
+# guest-apps/guest.config and built first (qemu-scripts/build-tree.sh);
+# neither, VERSION's debug kernel
+your_kernel = $(if $(LINUX_TREE),--bzimage $(LINUX_TREE)/arch/x86/boot/bzImage, \
+	$(if $(BZIMAGE),--bzimage $(BZIMAGE)))
+
 # boot the guest and show a SIGIO line per mouse packet: at a terminal the
 # guest runs with a shell until you end it, otherwise the host moves the
 # mice for RUN_SECONDS; DISPLAY set opens QEMU's window
 run: initramfs
-	@$(PYTHON) $(SCRIPTS)/run.py --version $(VERSION)
+	$(if $(LINUX_TREE),@sh $(SCRIPTS)/build-tree.sh $(LINUX_TREE))
+	@$(PYTHON) $(SCRIPTS)/run.py --version $(VERSION) $(your_kernel)
 
 # make run used as a person would: its window under Xvfb, the X pointer
 # moved by xdotool, then its terminal on a pty (person_test.py); its
@@ -145,7 +153,9 @@ test-one: initramfs
 # BZIMAGE (any kernel with guest-apps/guest.config's options; by default
 # VERSION's debug kernel) with the kit's initramfs, under DESIGN:
 # NODE=uinput:HANDLER, the node of that handler (event, mouse, sigmouse)
-# for a uinput mouse sigio-check makes and moves; NODE=pty, a
+# for a uinput mouse sigio-check makes and moves; NODE=MOUSE:HANDLER, the
+# handler's node of one of QEMU's mice (ps2, virtio-mouse,
+# virtio-tablet), moved over QMP; NODE=pty, a
 # pseudo-terminal's slave, a line written to its master; or NODE=PATH
 # with PROVOKE='a shell command, run in the guest, that makes the node
 # signal'. REASON= the si_code the event must bring (in, out, msg, err,
@@ -153,32 +163,34 @@ test-one: initramfs
 # subscriber the owner, as ttys do; HANGUP=1 makes the event the device
 # going away (the uinput mouse destroyed, the pty's master closed, or
 # PROVOKE removing NODE's device), whose REASON is hup unless given.
-# LINUX_TREE=path instead of BZIMAGE: your kernel tree, its .config
-# merged with guest.config and built first (qemu-scripts/build-tree.sh)
+# BZIMAGE= or LINUX_TREE= as for make run
 NODE ?= uinput:event
 REASON ?= $(if $(HANGUP),hup,in)
+QEMU_MICE := ps2 virtio-mouse virtio-tablet
 check_node_args = --reason $(REASON) $(if $(SETS_OWNER),--sets-owner) $(if $(HANGUP),--hangup) \
 	$(if $(filter pty,$(NODE)),--pty,$(if $(filter uinput:%,$(NODE)),--uinput-mouse \
-	$(patsubst uinput:%,%,$(NODE)),--provoke '$(PROVOKE)' $(NODE)))
+	$(patsubst uinput:%,%,$(NODE)),$(if $(filter $(QEMU_MICE),$(firstword $(subst :, ,$(NODE)))), \
+	--qemu-mouse $(subst :, ,$(NODE)),--provoke '$(PROVOKE)' $(NODE))))
 check-node: initramfs
 	$(if $(LINUX_TREE),@sh $(SCRIPTS)/build-tree.sh $(LINUX_TREE))
 	@$(PYTHON) $(SCRIPTS)/check_node.py --version $(VERSION) --design $(DESIGN) \
-		$(if $(LINUX_TREE),--bzimage $(LINUX_TREE)/arch/x86/boot/bzImage, \
-		$(if $(BZIMAGE),--bzimage $(BZIMAGE))) -- $(check_node_args)
+		$(your_kernel) -- $(check_node_args)
 
 # sigio-check on the nodes whose fasync is known, as make check-node
-# runs it: sigmouse's, evdev's and a pty's event under every design,
-# and their hangup (a pty's slave signals nothing when its master goes);
+# runs it: sigmouse's, evdev's and a pty's event under every design;
+# once, their hangup (a pty's slave signals nothing when its master
+# goes) and QEMU's mice moved over QMP;
 # then on a kernel the kit did not configure its own way, the series'
 # head from x86_64_defconfig and guest.config (build-tree.sh
 # --series-head: 33 min cold), evdev's and a pty's (the driver is off)
 CHECK_NODE_EVENTS := uinput:sigmouse uinput:event pty
-CHECK_NODE_HANGUPS := "NODE=uinput:sigmouse" "NODE=uinput:event" "NODE=pty REASON=none"
+CHECK_NODE_ONCE := "NODE=uinput:sigmouse HANGUP=1" "NODE=uinput:event HANGUP=1" \
+	"NODE=pty HANGUP=1 REASON=none" "NODE=ps2:event" "NODE=virtio-tablet:sigmouse"
 check-nodes: initramfs series
 	@for d in rwlock rcu-global rcu waitqueue; do for n in $(CHECK_NODE_EVENTS); do \
 		$(MAKE) --no-print-directory check-node DESIGN=$$d NODE=$$n || exit; done; done
-	@for row in $(CHECK_NODE_HANGUPS); do \
-		$(MAKE) --no-print-directory check-node HANGUP=1 $$row || exit; done
+	@for row in $(CHECK_NODE_ONCE); do \
+		$(MAKE) --no-print-directory check-node $$row || exit; done
 	@sh $(SCRIPTS)/build-tree.sh --series-head
 	@for n in uinput:event pty; do $(MAKE) --no-print-directory check-node NODE=$$n \
 		BZIMAGE=$(KBUILD)/defconfig/arch/x86/boot/bzImage || exit; done

@@ -25,6 +25,22 @@ static const struct {
 	[MOUSE_SOURCE_VIRTIO_TABLET] = { "virtio-tablet", "Virtio Tablet" },
 };
 
+int mouse_source_name_qemu(struct mouse_source *src, const char *host_name)
+{
+	size_t kind;
+
+	memset(src, 0, sizeof(*src));
+	for (kind = 0; kind < sizeof(qemu_mice) / sizeof(qemu_mice[0]); kind++) {
+		if (qemu_mice[kind].host_name && !strcmp(qemu_mice[kind].host_name, host_name)) {
+			src->kind = kind;
+			src->host_name = qemu_mice[kind].host_name;
+			src->input_name = qemu_mice[kind].input_name;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 int mouse_source_open(struct mouse_source *src, enum mouse_source_kind kind,
 		      char *why, size_t why_len)
 {

@@ -26,6 +26,14 @@ struct mouse_source {
 };
 
 /*
+ * Name one of QEMU's mice by the host runner's name for it (ps2,
+ * virtio-mouse, virtio-tablet): src's kind, host_name and input_name,
+ * nothing opened; for a program that wants another handler's node than
+ * sigmouse's. Returns 0, or -1 for a name that is none of them.
+ */
+int mouse_source_name_qemu(struct mouse_source *src, const char *host_name);
+
+/*
  * Make the source ready and find its node. Returns 0, or -1 with the
  * reason in why; a source that cannot exist here (no host runner)
  * returns 1.

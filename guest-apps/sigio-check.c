@@ -8,6 +8,7 @@
  *
  *   sigio-check [--hangup] [--reason R] [--sets-owner] [--write] --provoke CMD NODE
  *   sigio-check [--hangup] [--reason R] --uinput-mouse HANDLER
+ *   sigio-check [--reason R] --qemu-mouse MOUSE HANDLER
  *   sigio-check [--hangup] [--reason R] --pty
  *
  * NODE is opened O_RDONLY | O_NONBLOCK (with --write, O_RDWR | O_NONBLOCK)
@@ -15,7 +16,9 @@
  * and must make the node's driver signal. --uinput-mouse makes a uinput
  * mouse for each check, subscribes its node of HANDLER (event, mouse,
  * sigmouse...: the handler's entry under the input device in sysfs) and
- * moves it. --pty opens a pseudo-terminal for each check, subscribes its
+ * moves it. --qemu-mouse subscribes HANDLER's node of one of QEMU's mice
+ * (MOUSE: ps2, virtio-mouse, virtio-tablet) and has the host runner move
+ * it over QMP (make check-node serves the request). --pty opens a pseudo-terminal for each check, subscribes its
  * slave and writes a line to its master. R is the si_code the event must
  * bring: in (the default), out, msg, err, pri or hup, or none for an
  * event that must not signal. --sets-owner says the driver makes the
@@ -46,6 +49,8 @@
 #include "kselftest_harness.h"
 #pragma GCC diagnostic pop
 #include "harness-only.h"
+#include "host-channel.h"
+#include "mouse-source.h"
 #include "sigmouse-node.h"
 #include "uinput-mouse.h"
 
@@ -66,6 +71,8 @@ static void endpoints_close(struct endpoints *ep);
 static struct {
 	const char *node;
 	const char *handler;
+	/* --qemu-mouse's mouse, named (its kind) when given */
+	struct mouse_source qemu;
 	const char *command;
 	bool pty;
 	bool hangup;
@@ -105,7 +112,24 @@ static int open_given(struct endpoints *ep, char *why, size_t len)
 			return fail(why, len, "/dev/ptmx");
 		node = path;
 	}
-	if (given.handler) {
+	if (given.qemu.host_name) {
+		if (!host_channel_available()) {
+			snprintf(why, len, "%s: no host runner to move it (make check-node is one)",
+				 given.qemu.host_name);
+			return -1;
+		}
+		if (input_syspath_by_name(given.qemu.input_name, path, sizeof(path))) {
+			snprintf(why, len, "no input device named \"*%s*\"", given.qemu.input_name);
+			return -1;
+		}
+		if (input_node_of(path, given.handler,
+				  strcmp(given.handler, "sigmouse") ? "/dev/input" : "/dev",
+				  path, sizeof(path))) {
+			snprintf(why, len, "%s has no %s node", given.qemu.host_name, given.handler);
+			return -1;
+		}
+		node = path;
+	} else if (given.handler) {
 		if (set_errno(uinput_mouse_create(&ep->mouse, "sigio-check mouse")))
 			return fail(why, len, "/dev/uinput");
 		if (input_node_of(uinput_mouse_syspath(&ep->mouse), given.handler,
@@ -133,6 +157,8 @@ static int provoke_given(struct endpoints *ep)
 	}
 	if (given.pty)
 		return write(ep->pty_master, "x\n", 2) == 2 ? 0 : -1;
+	if (given.qemu.host_name)
+		return mouse_source_move(&given.qemu, 1, 0, 1);
 	if (given.handler && given.hangup) {
 		uinput_mouse_destroy(&ep->mouse);
 		return 0;
@@ -264,6 +290,8 @@ static int usage(const char *why)
 		"[--sets-owner] [--write] --provoke CMD NODE [-- harness options]\n"
 		"       sigio-check [--hangup] [--reason ...] --uinput-mouse HANDLER "
 		"[-- harness options]\n"
+		"       sigio-check [--reason ...] --qemu-mouse ps2|virtio-mouse|virtio-tablet "
+		"HANDLER [-- harness options]\n"
 		"       sigio-check [--hangup] [--reason ...] --pty [-- harness options]\n", why);
 	return 2;
 }
@@ -295,6 +323,11 @@ int main(int argc, char **argv)
 			given.command = argv[++arg];
 		else if (!strcmp(argv[arg], "--uinput-mouse") && arg + 1 < argc)
 			given.handler = argv[++arg];
+		else if (!strcmp(argv[arg], "--qemu-mouse") && arg + 2 < argc) {
+			if (mouse_source_name_qemu(&given.qemu, argv[++arg]))
+				return usage("--qemu-mouse: ps2, virtio-mouse or virtio-tablet");
+			given.handler = argv[++arg];
+		}
 		else if (argv[arg][0] == '-' || given.node)
 			return usage("unknown or repeated argument");
 		else
@@ -302,7 +335,10 @@ int main(int argc, char **argv)
 	}
 	sources = !!given.handler + given.pty + !!(given.command || given.node);
 	if (sources != 1 || !given.command != !given.node)
-		return usage("give --provoke CMD and NODE, --uinput-mouse HANDLER or --pty");
+		return usage("give --provoke CMD and NODE, --uinput-mouse HANDLER, --qemu-mouse "
+			     "MOUSE HANDLER or --pty");
+	if (given.hangup && given.qemu.host_name)
+		return usage("--hangup: sigio-check does not unplug QEMU's mice");
 	if (!reason)
 		reason = given.hangup ? "hup" : "in";
 	for (i = 0; i < ARRAY_SIZE(reasons) && strcmp(reasons[i], reason); i++)
@@ -312,6 +348,9 @@ int main(int argc, char **argv)
 	if (given.pty)
 		snprintf(provoke_text, sizeof(provoke_text), "%s a pseudo-terminal's master; its slave",
 			 given.hangup ? "close" : "write a line to");
+	else if (given.qemu.host_name)
+		snprintf(provoke_text, sizeof(provoke_text), "move QEMU's %s over QMP; its %s node",
+			 given.qemu.host_name, given.handler);
 	else if (given.handler)
 		snprintf(provoke_text, sizeof(provoke_text), "%s a uinput mouse; its %s node",
 			 given.hangup ? "destroy" : "move", given.handler);

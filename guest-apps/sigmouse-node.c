@@ -8,6 +8,7 @@
 #include "sigmouse-node.h"
 
 #define SIGMOUSE_CLASS "/sys/class/sigmouse"
+#define INPUT_CLASS "/sys/class/input"
 
 static int read_line(const char *file, char *buf, size_t len)
 {
@@ -24,9 +25,14 @@ static int read_line(const char *file, char *buf, size_t len)
 	return 0;
 }
 
-static int find_by_name(const char *name_part, char *path, size_t len)
+/*
+ * The first entry prefix* of the sysfs class folder class whose file
+ * <entry>/name_file contains name_part: its name goes to entry.
+ */
+static int class_entry_named(const char *class, const char *prefix, const char *name_file,
+			     const char *name_part, char *entry, size_t len)
 {
-	DIR *dir = opendir(SIGMOUSE_CLASS);
+	DIR *dir = opendir(class);
 	struct dirent *d;
 	char file[512], name[256];
 	int ret = -1;
@@ -34,18 +40,37 @@ static int find_by_name(const char *name_part, char *path, size_t len)
 	if (!dir)
 		return -1;
 	while (ret && (d = readdir(dir))) {
-		if (strncmp(d->d_name, "sigmouse", 8))
+		if (strncmp(d->d_name, prefix, strlen(prefix)))
 			continue;
-		snprintf(file, sizeof(file), SIGMOUSE_CLASS "/%s/device/name",
-			 d->d_name);
-		if (read_line(file, name, sizeof(name)) == 0 &&
-		    strstr(name, name_part)) {
-			snprintf(path, len, "/dev/%s", d->d_name);
+		snprintf(file, sizeof(file), "%s/%s/%s", class, d->d_name, name_file);
+		if (read_line(file, name, sizeof(name)) == 0 && strstr(name, name_part)) {
+			snprintf(entry, len, "%s", d->d_name);
 			ret = 0;
 		}
 	}
 	closedir(dir);
 	return ret;
+}
+
+static int find_by_name(const char *name_part, char *path, size_t len)
+{
+	char entry[256];
+
+	if (class_entry_named(SIGMOUSE_CLASS, "sigmouse", "device/name", name_part,
+			      entry, sizeof(entry)))
+		return -1;
+	snprintf(path, len, "/dev/%s", entry);
+	return 0;
+}
+
+int input_syspath_by_name(const char *name_part, char *path, size_t len)
+{
+	char entry[256];
+
+	if (class_entry_named(INPUT_CLASS, "input", "name", name_part, entry, sizeof(entry)))
+		return -1;
+	snprintf(path, len, INPUT_CLASS "/%s", entry);
+	return 0;
 }
 
 int sigmouse_node_wait(const char *name_part, int timeout_ms,

@@ -13,6 +13,12 @@
 int sigmouse_node_wait(const char *name_part, int timeout_ms,
 		       char *path, size_t len);
 
+/*
+ * The sysfs path (/sys/class/input/inputN) of the first input device
+ * whose name contains name_part. Returns 0, or -1 when there is none.
+ */
+int input_syspath_by_name(const char *name_part, char *path, size_t len);
+
 /* The node of the input device at sysfs path input_syspath. */
 int sigmouse_node_of_input(const char *input_syspath, char *path, size_t len);
 

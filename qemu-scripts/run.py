@@ -16,6 +16,11 @@ Who runs it decides how:
                     screen, where sigio-watch's lines appear too; the virtio
                     tablet follows the pointer over it.
 
+--bzimage (make run BZIMAGE=, or LINUX_TREE= built first) boots a kernel
+of yours with the kit's initramfs, as vng -r does: the shell and the QEMU
+mice are there on any kernel with guest-apps/guest.config's options, the
+signal lines only on one with sigmouse.
+
 From another terminal while it runs:
   python3 qemu-scripts/qmp_mouse.py move ps2 20 0
 """
@@ -82,6 +87,7 @@ def main():
                         help="how long sigio-watch runs when no person is at a terminal "
                         "(default $RUN_SECONDS, make run's, else 20)")
     parser.add_argument("--smp", type=int, default=2)
+    parser.add_argument("--bzimage", help="the kernel to boot (default: the kit's debug kernel)")
     args = parser.parse_args()
 
     person = sys.stdin.isatty()
@@ -93,7 +99,10 @@ def main():
         append += f" sigmouse_watch_seconds={args.run_seconds}"
 
     build = build_folder(args.version)
-    kernel = os.path.join(build, FLAVOURS["debug"][0], BZIMAGE)
+    kernel = os.path.abspath(args.bzimage) if args.bzimage else os.path.join(
+        build, FLAVOURS["debug"][0], BZIMAGE)
+    if not os.path.isfile(kernel):
+        sys.exit(f"run: no kernel at {kernel}")
     initrd = os.path.join(build, "initramfs.cpio.gz")
     accel = choose_accel(build, kernel, initrd)
     boot = Boot(run_folder(build), kernel, initrd,
