@@ -6,12 +6,13 @@
 # build/<version>/linux and patches/<version>/series applied; a stamp keyed on the patches' content
 # re-extracts it cleanly when a patch changes. driver/'s files are
 # copied where driver/files says, one by one, so an edit rebuilds only
-# what it touches. The config is tinyconfig plus Kconfig.snippet: its common
-# part and its debug section for the debug kernel, its common part and
-# its bench section for the bench kernel (SIGMOUSE_FLAVOUR=bench); any
-# snippet line missing from the final .config fails the
-# build. SIGMOUSE_FLAVOUR=kcsan builds the data-race kernel: common part
-# and kcsan section. SIGMOUSE_FLAVOUR=stock builds the bench configuration from the
+# what it touches. The config is tinyconfig plus the config fragments
+# (lib.sh's kernel_fragments: guest-apps/guest.config, Kconfig.snippet,
+# then qemu-scripts/configs/debug.config for the debug kernel,
+# bench.config for the bench kernel, SIGMOUSE_FLAVOUR=bench); any of
+# their lines missing from the final .config fails the build.
+# SIGMOUSE_FLAVOUR=kcsan builds the data-race kernel (kcsan.config).
+# SIGMOUSE_FLAVOUR=stock builds the bench configuration from the
 # pristine tree, without the series and without the options only the
 # series defines.
 # Arguments name other kbuild targets than bzImage.

@@ -81,6 +81,24 @@ series_kunitconfigs() {
 		grep '/\.kunitconfig$'
 }
 
+# The config fragments a kernel of $flavour and $version merges onto
+# tinyconfig, a path a line, in order: guest-apps/guest.config (what any
+# kernel needs for the kit's guest), Kconfig.snippet (what every kernel
+# of the kit has), the flavour's qemu-scripts/configs/<name>.config and,
+# where there is one, its <name>-<version>.config (the stock kernel takes
+# the bench kernel's).
+kernel_fragments() {
+	case $flavour in
+	bench|stock) name=bench ;;
+	*) name=$flavour ;;
+	esac
+	echo "$top/guest-apps/guest.config"
+	echo "$top/Kconfig.snippet"
+	echo "$top/qemu-scripts/configs/$name.config"
+	[ ! -e "$top/qemu-scripts/configs/$name-$version.config" ] ||
+		echo "$top/qemu-scripts/configs/$name-$version.config"
+}
+
 # The lines of the config fragment $1 that $kernel_tree's .config does
 # not hold as written, each indented: an option whose dependencies the
 # tree does not meet, or a typo. With $2 "lenient", an option the tree's
@@ -97,10 +115,8 @@ fragment_missing() {
 	done
 }
 
-# Configure $kernel_tree: tinyconfig plus guest-apps/guest.config (what
-# any kernel needs for the kit's guest), Kconfig.snippet's common part
-# and the sections $flavour takes on this kernel, then fail naming every
-# line of them missing from the final .config (an unmet dependency, a
+# Configure $kernel_tree: tinyconfig plus the config fragments of
+# kernel_fragments, then fail naming every line of them missing from the final .config (an unmet dependency, a
 # typo). With "lenient", a line whose option the tree's Kconfig does not
 # define is left out of that check: the pristine source and the series'
 # early prefixes have no sigmouse. Does nothing when the snippet and the
@@ -108,34 +124,22 @@ fragment_missing() {
 # with the reason said, so that a caller can count it as a failure.
 configure_kernel() {
 	snippet=$kernel_tree/.sigmouse-snippet
-	# the snippet's common part, then the "# === <name> ..." sections
-	# this flavour takes: "<flavour>" on every kernel, "<flavour>/<version>"
-	# on that kernel only
-	case $flavour in
-	debug) sections=debug ;;
-	bench|stock) sections=bench ;;
-	kcsan) sections=kcsan ;;
-	esac
-	{
-		cat "$top/guest-apps/guest.config" &&
-		awk -v take="$sections" -v version="$version" '
-			/^# === / { section = $3 }
-			section == "" || section == take || section == take "/" version
-		' "$top/Kconfig.snippet"
-	} >"$snippet.new" && mv "$snippet.new" "$snippet" || return
+	# shellcheck disable=SC2046 # the paths have no spaces
+	cat $(kernel_fragments) >"$snippet.new" && mv "$snippet.new" "$snippet" || return
 	config_stamp=$(content_hash "$snippet" "$kernel_tree/.sigmouse-patches")
 	[ "$(cat "$kernel_tree/.sigmouse-config" 2>/dev/null)" != "$config_stamp" ] ||
 		[ ! -e "$kernel_tree/.config" ] || return 0
-	say "configuring the $flavour kernel of $version: tinyconfig + guest.config + Kconfig.snippet"
+	say "configuring the $flavour kernel of $version: tinyconfig +" \
+		"$(kernel_fragments | sed "s|^$top/||" | paste -sd ' ')"
 	rm -f "$kernel_tree/.sigmouse-config"
 	kernel_make tinyconfig >/dev/null || { say "error: make tinyconfig failed"; return 1; }
 	(cd "$kernel_tree" &&
 	 scripts/kconfig/merge_config.sh -m .config "$snippet" >/dev/null) ||
-		{ say "error: merging guest.config and Kconfig.snippet failed"; return 1; }
+		{ say "error: merging the config fragments failed"; return 1; }
 	kernel_make olddefconfig || { say "error: make olddefconfig failed"; return 1; }
 	missing=$(fragment_missing "$snippet" "${1:-}")
 	if [ -n "$missing" ]; then
-		say "error: guest.config or Kconfig.snippet options missing from the final .config (unmet dependencies?):
+		say "error: the config fragments' options missing from the final .config (unmet dependencies?):
 $missing"
 		return 1
 	fi
