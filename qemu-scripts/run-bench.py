@@ -14,14 +14,17 @@ Boots, each running guest-apps/bench.sh with the sections it is given:
               under -icount with one vCPU (ticks fall by instructions
               executed: path length alone), ABBA
   anchor      the same read-side program on the host and in the guest
-Ratios are within this one run, with 95 % bootstrap intervals over the
-runs. Results go to build/<version>/bench/: runs.csv, results.md, the raw
+Ratios are within this one run, with 95 % bootstrap intervals that
+resample boots (a boot's runs share its state: the pipe's regime, the
+host's load), each boot with all its runs. Results go to build/<version>/bench/: runs.csv, results.md, the raw
 profiles (profiles/), diffprofile tables and PNG plots (gnuplot).
 
 --versions VERSION... boots nothing: it puts the kernels' finished runs side
 by side (make bench, both kernels), each design's pipe load against the
 stock control of its own kernel's run, and writes that table to
-docs/bench/kernels.md's place (--out, default build/bench-kernels.md).
+docs/bench/kernels.md's place (--out, default build/bench-kernels.md);
+--runs-from DIR reads a kept run's DIR/<version>/runs.csv instead (or
+DIR/runs.csv, a folder holding one kernel's run).
 """
 
 import argparse
@@ -139,19 +142,53 @@ def select(rows, mode, design, key):
     return [r[key] for r in rows if r["mode"] == mode and r["design"] == design]
 
 
+def select_boots(rows, mode, design, key):
+    """select()'s values grouped by boot, [[one boot's runs], ...]: the
+    unit the intervals resample."""
+    boots = {}
+    for r in rows:
+        if r["mode"] == mode and r["design"] == design:
+            boots.setdefault(r["boot"], []).append(r[key])
+    return list(boots.values())
+
+
+# below this many boots of a design, a bootstrap over boots has too few
+# distinct resamples for its interval to mean much: the tables say so
+FEW_BOOTS = 8
+
+
+def few_boots_note(counts):
+    """A line for tables whose designs had fewer than FEW_BOOTS boots."""
+    if counts and min(counts) < FEW_BOOTS:
+        return [f"({min(counts)} to {max(counts)} boots a design: an interval that resamples "
+                f"fewer than {FEW_BOOTS} boots is rough, often too narrow.)"]
+    return []
+
+
+def pooled(boots):
+    return [v for runs in boots for v in runs]
+
+
+def interval(values):
+    """The 95 % percentile interval of bootstrap replicates."""
+    values = sorted(values)
+    return values[int(0.025 * len(values))], values[int(0.975 * len(values)) - 1]
+
+
 def bootstrap_ratio(a, b, rng):
-    """mean(b) / mean(a) and its 95 % percentile interval, resampling each."""
-    if not a or not b or not statistics.mean(a):
+    """mean(b) / mean(a) over all runs, and its 95 % percentile interval
+    resampling each side's boots (a, b: select_boots()); one boot a side
+    gives no spread, which is what one boot can say."""
+    if not pooled(a) or not pooled(b) or not statistics.mean(pooled(a)):
         return None
-    point = statistics.mean(b) / statistics.mean(a)
+    point = statistics.mean(pooled(b)) / statistics.mean(pooled(a))
     ratios = []
     for _ in range(BOOTSTRAP):
-        ma = statistics.mean(rng.choices(a, k=len(a)))
-        mb = statistics.mean(rng.choices(b, k=len(b)))
+        ma = statistics.mean(pooled(rng.choices(a, k=len(a))))
+        mb = statistics.mean(pooled(rng.choices(b, k=len(b))))
         if ma:
             ratios.append(mb / ma)
-    ratios.sort()
-    return point, ratios[int(0.025 * len(ratios))], ratios[int(0.975 * len(ratios)) - 1]
+    return (point, *interval(ratios))
 
 
 def fmt_reduction(r):
@@ -230,7 +267,8 @@ def summarize(boots, host_anchor, args, rng, out):
           "reads + sleeps, checked against ftrace once per boot). 'kernel ns per call' is",
           "every kernel tick outside the idle loop (functions named *idle*) over the same",
           "calls: attribution cannot hide a cost there. Shares are of those busy ticks.",
-          "Intervals: 95 % bootstrap over the runs.", ""]
+          "Intervals: 95 % bootstrap resampling boots, each with all its runs (a boot's",
+          "runs share its state), so a design's boot count is its sample size.", ""]
 
     md += ["## Pipe load (nobody subscribed): ns per kill_fasync() call", "",
            "| mode | design | runs | writes/s | kill_fasync % of busy kernel ticks | kill_fasync ns/call | busy kernel ns/call |",
@@ -255,7 +293,8 @@ def summarize(boots, host_anchor, args, rng, out):
                        f"{len(ratios)} boots: {min(ratios):.3f}-{max(ratios):.3f}."]
 
     def ratio(mode, a, b, key="kf_ns_per_call"):
-        return bootstrap_ratio(select(rows, mode, a, key), select(rows, mode, b, key), rng)
+        return bootstrap_ratio(select_boots(rows, mode, a, key), select_boots(rows, mode, b, key),
+                               rng)
 
     md += ["", "## The 2003 comparison", "",
            "| mode | comparison | kill_fasync ns/call | busy kernel ns/call |", "| --- | --- | --- | --- |"]
@@ -267,6 +306,8 @@ def summarize(boots, host_anchor, args, rng, out):
             md.append(f"| {mode} | {a} -> {b} | {fmt_reduction(r)} "
                       f"| {fmt_reduction(ratio(mode, a, b, 'kernel_ns_per_call'))} |")
     md += ["", "The RFC measured 81 % less time in kill_fasync() for rwlock -> RCU on 2003 hardware."]
+    md += few_boots_note([len(select_boots(rows, m, d, "calls")) for m in modes for d in designs
+                          if select_boots(rows, m, d, "calls")])
 
     md += ["", "## Controls (ratios of kill_fasync ns/call; 1 is no difference)", ""]
     if "stock" in designs and "rcu" in designs:
@@ -326,18 +367,23 @@ def summarize(boots, host_anchor, args, rng, out):
                       f"| {mean_sd([f['signals_per_s'] for f in runs])} "
                       f"| {mean_sd([f['toggles_per_s'] for f in runs])} |")
     md += ["", "sigmouse vs evdev, 1 subscriber, each boot both orders: geometric mean of",
-           "evdev's packets/s over sigmouse's in the same order pair (above 1: evdev is faster)", ""]
+           "evdev's packets/s over sigmouse's in the same order pair (above 1: evdev is faster;",
+           "the interval resamples boots, each with all its pairs)", ""]
     for d in DESIGNS:
-        sm = fanout_runs(boots, d, "peer", node="sigmouse")
-        ev = fanout_runs(boots, d, "peer", node="evdev")
-        logs = [math.log(e["packets_per_s"] / s["packets_per_s"])
-                for s, e in zip(sm, ev) if s["packets_per_s"] and e["packets_per_s"]]
+        logs = []
+        for b in boots:
+            sm = fanout_runs([b], d, "peer", node="sigmouse")
+            ev = fanout_runs([b], d, "peer", node="evdev")
+            pairs = [math.log(e["packets_per_s"] / s["packets_per_s"])
+                     for s, e in zip(sm, ev) if s["packets_per_s"] and e["packets_per_s"]]
+            if pairs:
+                logs.append(pairs)
         if logs:
-            point = math.exp(statistics.mean(logs))
-            means = sorted(math.exp(statistics.mean(rng.choices(logs, k=len(logs))))
-                           for _ in range(BOOTSTRAP))
-            md.append(f"- {d}: {point:.2f} (95 %: {means[int(0.025 * BOOTSTRAP)]:.2f}-"
-                      f"{means[int(0.975 * BOOTSTRAP) - 1]:.2f}, {len(logs)} pairs)")
+            point = math.exp(statistics.mean(pooled(logs)))
+            low, high = interval(math.exp(statistics.mean(pooled(rng.choices(logs, k=len(logs)))))
+                                 for _ in range(BOOTSTRAP))
+            md.append(f"- {d}: {point:.2f} (95 %: {low:.2f}-{high:.2f}, "
+                      f"{len(pooled(logs))} pairs in {len(logs)} boots)")
     md += [f"- {b.mode} {b.design} boot {b.number}: {e}" for b in boots for e in b.errors]
     died = os.path.join(out, "died")
     if os.path.isdir(died):
@@ -501,10 +547,19 @@ def read_pipe_runs(out):
     return rows
 
 
-def side_by_side(versions, rng):
+def side_by_side(versions, rng, runs_from=None):
     """Markdown: the kernels' make bench runs, pipe load per design (mttcg),
-    each against the stock control of its own run."""
-    runs = {v: read_pipe_runs(os.path.join(build_folder(v), "bench")) for v in versions}
+    each against the stock control of its own run, and the 2003
+    comparison in each. The runs are build/<version>/bench's, or with
+    runs_from the kept runs.csv of <runs_from>/<version> (docs/bench/kernels)
+    or, for a folder holding one kernel's run, of runs_from itself."""
+    def folder(v):
+        if not runs_from:
+            return os.path.join(build_folder(v), "bench")
+        one = os.path.join(runs_from, v)
+        return one if os.path.isdir(one) else runs_from
+
+    runs = {v: read_pipe_runs(folder(v)) for v in versions}
 
     def table(key):
         lines = ["| design | " + " | ".join(f"{k} ns/call | {k} / stock {k}" for k in runs) + " |",
@@ -512,9 +567,9 @@ def side_by_side(versions, rng):
         for d in ["stock"] + list(DESIGNS):
             cells = []
             for rows in runs.values():
-                ns = select(rows, "mttcg", d, key)
-                stock = select(rows, "mttcg", "stock", key)
-                cells += [mean_sd(ns),
+                ns = select_boots(rows, "mttcg", d, key)
+                stock = select_boots(rows, "mttcg", "stock", key)
+                cells += [mean_sd(pooled(ns)),
                           "1" if d == "stock" else fmt_ratio(bootstrap_ratio(stock, ns, rng))]
             lines.append(f"| {d} | " + " | ".join(cells) + " |")
         return lines
@@ -522,12 +577,25 @@ def side_by_side(versions, rng):
     md = ["# make bench on both kernels", "",
           "The pipe load (nobody subscribed), multi-threaded TCG: kill_fasync() ns per",
           "call, mean ± sd over the runs, and its ratio to the stock kernel of the same",
-          "run (95 % bootstrap interval; 1 is no difference). Each kernel's figures",
+          "run (95 % bootstrap interval resampling boots; 1 is no difference). Each kernel's figures",
           "come from its own make bench run: compare the ratios across kernels, not",
           "the nanoseconds (the machine's load differs between runs).", ""]
     md += table("kf_ns_per_call")
     md += ["", "Busy kernel ns per call (every non-idle tick over the same calls), the same way:",
            ""] + table("kernel_ns_per_call")
+    md += ["", "The 2003 comparison in each kernel's run, kill_fasync() ns per call:", "",
+           "| kernel | boots a design | rwlock -> rcu-global | rwlock -> rcu |", "| --- | --- | --- | --- |"]
+    for v, rows in runs.items():
+        def reduction(a, b):
+            return fmt_reduction(bootstrap_ratio(select_boots(rows, "mttcg", a, "kf_ns_per_call"),
+                                                 select_boots(rows, "mttcg", b, "kf_ns_per_call"),
+                                                 rng))
+        boots = sorted({len(select_boots(rows, "mttcg", d, "kf_ns_per_call")) for d in DESIGNS})
+        md.append(f"| {v} | {', '.join(map(str, boots))} | {reduction('rwlock', 'rcu-global')} "
+                  f"| {reduction('rwlock', 'rcu')} |")
+    md += [""] + few_boots_note([len(select_boots(rows, "mttcg", d, "kf_ns_per_call"))
+                                 for rows in runs.values() for d in ["stock"] + list(DESIGNS)
+                                 if select_boots(rows, "mttcg", d, "kf_ns_per_call")])
     return "\n".join(md) + "\n"
 
 
@@ -581,9 +649,13 @@ def main():
                         help="a seconds-long run of every piece, to keep the tooling from rotting")
     parser.add_argument("--versions", nargs="+", metavar="VERSION",
                         help="no boots: the kernels' finished runs side by side")
+    parser.add_argument("--runs-from", metavar="DIR",
+                        help="with --versions: DIR/<version>/runs.csv, a kept run "
+                        "(docs/bench/kernels), or DIR/runs.csv, one kernel's, instead of "
+                        "build/<version>/bench")
     args = parser.parse_args()
     if args.versions:
-        text = side_by_side(args.versions, random.Random(2003))
+        text = side_by_side(args.versions, random.Random(2003), args.runs_from)
         with open(args.out or os.path.join(os.path.dirname(build_folder(DEFAULT_VERSION)),
                                            "bench-kernels.md"), "w") as f:
             f.write(text)
