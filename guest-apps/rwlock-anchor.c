@@ -23,6 +23,7 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +145,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: rwlock-anchor [SECONDS] [ROUNDS]\n");
 		return 2;
 	}
+	/*
+	 * A segment ends by closing the pipe's ends while the writer may be
+	 * blocked in write() on a full pipe: EPIPE must end its loop, not
+	 * SIGPIPE the program.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	for (pipe_load = 1; pipe_load >= 0; pipe_load--) {
 		for (r = 0; r < rounds; r++) {
 			for (i = 0; i < 4; i++) {
