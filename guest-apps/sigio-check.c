@@ -99,10 +99,22 @@ static void endpoints_close(struct endpoints *ep)
 	endpoints_reset(ep);
 }
 
+/* the node of --uinput-mouse's or --qemu-mouse's HANDLER for the input device at syspath */
+static int handler_node(const char *syspath, const char *device, char *path, size_t path_len,
+			char *why, size_t len)
+{
+	if (!input_node_of(syspath, given.handler,
+			   strcmp(given.handler, "sigmouse") ? "/dev/input" : "/dev",
+			   path, path_len))
+		return 0;
+	snprintf(why, len, "%s has no %s node", device, given.handler);
+	return -1;
+}
+
 static int open_given(struct endpoints *ep, char *why, size_t len)
 {
 	const char *node = given.node;
-	char path[64];
+	char path[64], syspath[128];
 
 	if (given.pty) {
 		ep->pty_master = posix_openpt(O_RDWR | O_NOCTTY);
@@ -118,26 +130,19 @@ static int open_given(struct endpoints *ep, char *why, size_t len)
 				 given.qemu.host_name);
 			return -1;
 		}
-		if (input_syspath_by_name(given.qemu.input_name, path, sizeof(path))) {
+		if (input_syspath_by_name(given.qemu.input_name, syspath, sizeof(syspath))) {
 			snprintf(why, len, "no input device named \"*%s*\"", given.qemu.input_name);
 			return -1;
 		}
-		if (input_node_of(path, given.handler,
-				  strcmp(given.handler, "sigmouse") ? "/dev/input" : "/dev",
-				  path, sizeof(path))) {
-			snprintf(why, len, "%s has no %s node", given.qemu.host_name, given.handler);
+		if (handler_node(syspath, given.qemu.host_name, path, sizeof(path), why, len))
 			return -1;
-		}
 		node = path;
 	} else if (given.handler) {
 		if (set_errno(uinput_mouse_create(&ep->mouse, "sigio-check mouse")))
 			return fail(why, len, "/dev/uinput");
-		if (input_node_of(uinput_mouse_syspath(&ep->mouse), given.handler,
-				  strcmp(given.handler, "sigmouse") ? "/dev/input" : "/dev",
-				  path, sizeof(path))) {
-			snprintf(why, len, "the uinput mouse has no %s node", given.handler);
+		if (handler_node(uinput_mouse_syspath(&ep->mouse), "the uinput mouse",
+				 path, sizeof(path), why, len))
 			return -1;
-		}
 		node = path;
 	}
 	snprintf(ep->path, sizeof(ep->path), "%s", node);
