@@ -12,6 +12,8 @@
 #include "mouse-source.h"
 #include "sigmouse-node.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 #define NODE_TIMEOUT_MS	15000
 #define SYNC_TRIES	40
 #define SYNC_WAIT_MS	250
@@ -30,7 +32,7 @@ int mouse_source_name_qemu(struct mouse_source *src, const char *host_name)
 	size_t kind;
 
 	memset(src, 0, sizeof(*src));
-	for (kind = 0; kind < sizeof(qemu_mice) / sizeof(qemu_mice[0]); kind++) {
+	for (kind = 0; kind < ARRAY_SIZE(qemu_mice); kind++) {
 		if (qemu_mice[kind].host_name && !strcmp(qemu_mice[kind].host_name, host_name)) {
 			src->kind = kind;
 			src->host_name = qemu_mice[kind].host_name;

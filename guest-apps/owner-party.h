@@ -94,7 +94,8 @@ static inline void party_take(int fd, int counts[2])
 	int sig;
 
 	party_signals(&set);
-	counts[0] = counts[1] = 0;
+	counts[0] = 0;
+	counts[1] = 0;
 	while ((sig = sigtimedwait(&set, &si, &zero)) > 0) {
 		counts[0]++;
 		counts[1] += fd >= 0 && (sig == SIGURG || si.si_fd == fd);

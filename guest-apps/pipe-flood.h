@@ -8,12 +8,13 @@
 #define PIPE_FLOOD_H
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <unistd.h>
 
 struct pipe_flood {
 	int wfd;	/* O_NONBLOCK, both */
 	int rfd;
-	volatile int stop;
+	atomic_int stop;
 	long writes;
 };
 

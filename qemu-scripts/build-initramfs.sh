@@ -2,7 +2,9 @@
 # Build the guest programs and pack them with busybox-static, Debian's
 # stress-ng and the libraries it links, guest-apps/init.sh and bench.sh
 # into build/<version>/initramfs.cpio.gz, the kselftest harness from that
-# kernel's tree.
+# kernel's tree; and the series' selftest as kernel developers build and
+# install it (the UAPI headers, then the selftests' install), in
+# /kselftest for the boots that run it through the kselftest runner.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -10,11 +12,16 @@ set -eu
 [ -x /usr/bin/stress-ng ] || die "/usr/bin/stress-ng missing: install stress-ng"
 
 make -s -C "$top/guest-apps" KERNEL_TREE="$kernel_tree" OUT="$build/guest-apps"
+kernel_make headers
+rm -rf "$build/kselftest"
+make -s -C "$kernel_tree/tools/testing/selftests" TARGETS=sigmouse LDFLAGS=-static \
+	INSTALL_PATH="$build/kselftest" install >/dev/null
 
 root=$build/initramfs
 rm -rf "$root"
 mkdir -p "$root/bin" "$root/dev" "$root/proc" "$root/sys"
 cp /bin/busybox "$root/bin/busybox"
+cp -R "$build/kselftest" "$root/kselftest"
 cp "$top/guest-apps/init.sh" "$root/init"
 cp "$top/guest-apps/bench.sh" "$root/bench.sh"
 cp "$top/guest-apps/guest.config" "$root/guest.config"

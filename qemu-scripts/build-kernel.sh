@@ -4,9 +4,10 @@
 #
 # The tree is extracted from Debian's linux-source-<version> into
 # build/<version>/linux and patches/<version>/series applied; a stamp keyed on the patches' content
-# re-extracts it cleanly when a patch changes. driver/'s files are
-# copied where driver/files says, one by one, so an edit rebuilds only
-# what it touches. The config is tinyconfig plus the config fragments
+# re-extracts it cleanly when a patch changes. The new files the series
+# adds (driver/'s, the selftest's from guest-apps/) are copied where
+# driver/files and guest-apps/files say, one by one, so an edit rebuilds
+# only what it touches. The config is tinyconfig plus the config fragments
 # (lib.sh's kernel_fragments: guest-apps/guest.config, Kconfig.snippet,
 # then qemu-scripts/configs/debug.config for the debug kernel,
 # bench.config for the bench kernel, SIGMOUSE_FLAVOUR=bench); any of
@@ -58,8 +59,8 @@ the series was made against $(sed -n 's/^# Made against //p' "$patches/series"):
 	fi
 
 	if [ "$flavour" != stock ]; then
-		driver_files | while read -r file path; do
-			sync_file "$top/driver/$file" "$kernel_tree/$path"
+		series_new_files | while read -r file path; do
+			sync_file "$file" "$kernel_tree/$path"
 		done
 	fi
 

@@ -26,7 +26,8 @@
 #    includes only it compiles with -Wall -Werror as C and as C++;
 #  - the UAPI header's ioctl magic is in no line of the pristine
 #    kernel's ioctl-number.rst, and the series' lists it for sigmouse;
-#  - each .kunitconfig the series adds (fasync's, the driver's) has lines
+#  - each .kunitconfig the series adds (fasync's, the driver's), and its
+#    selftest's config, has lines
 #    and every one is in the debug kernel's .config, so the suites they
 #    name are the ones make test runs;
 #  - the driver's KUnit option builds its suite into the driver, and
@@ -244,12 +245,16 @@ magics=$(printf '0x%02X' "$value")
 } >"$logs/ioctl-magic.log"
 result "series.ioctl_magic_free" "$status" "$(tail -n 1 "$logs/ioctl-magic.log")"
 
-# each .kunitconfig the series adds names what the debug kernel runs
+# each .kunitconfig the series adds, and its selftest's config, names
+# what the debug kernel runs
 status=0
 kunitconfigs=$(series_kunitconfigs "${head:-sigmouse}" || :)
+selftest_configs=$(git -C "$repo" diff --name-only --diff-filter=A pristine "${head:-sigmouse}" |
+	grep '^tools/testing/selftests/[^/]*/config$' || :)
 {
 	[ -n "$kunitconfigs" ] || { echo "the series adds no .kunitconfig"; status=1; }
-	for kunitconfig in $kunitconfigs; do
+	[ -n "$selftest_configs" ] || { echo "the series adds no selftest config"; status=1; }
+	for kunitconfig in $kunitconfigs $selftest_configs; do
 		while read -r line; do
 			grep -qxF "$line" "$build/linux/.config" ||
 				{ echo "$kunitconfig: $line is not in the debug kernel's .config"; status=1; }

@@ -147,6 +147,15 @@ def mice_socket(build):
 # sources and events, BY_VARIANT).
 SUITES = {"sigio-test": "SIGIO_TEST_ONLY", "sigio-atlas": "SIGIO_ATLAS_ONLY"}
 BY_VARIANT = ("sigio-atlas",)
+# The series' selftest (guest-apps/files) through the kselftest runner
+# (sigmouse_suites=kselftest): sigio-test as the kernel's selftests
+# Makefile builds it, without the host runner, on these of its checks
+# (sigmouse_kselftest_only) in one boot of each kernel. The variants that
+# move QEMU's mice must skip there, the others pass.
+KSELFTEST = "kselftest"
+KSELFTEST_CHECKS = ("rt_signal_per_packet", "setown_ex_thread", "subscription_forms",
+                    "unprivileged_owner_cannot_signal_others", "hangup_on_uinput_destroy")
+QEMU_VARIANTS = ("ps2", "virtio_mouse", "virtio_tablet")
 # the KUnit suites every kernel with the series runs at boot, before
 # /init, and their sources in the kernel tree (the cases named there)
 KUNIT_SUITES = {"sigmouse": "drivers/input/sigmouse_kunit.c",

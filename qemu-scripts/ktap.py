@@ -1,7 +1,8 @@
 """Tally KTAP results: "ok N name", "not ok N name # why", "ok N # SKIP why",
 and the figures tests print as "# figure: <name> <number>"; several
-programs' KTAP on one line, each after its "# suite: <program>"; and
-the KUnit suites' KTAP in a kernel console log."""
+programs' KTAP on one line, each after its "# suite: <program>"; the
+kselftest runner's, a program's KTAP nested in its own; and the KUnit
+suites' KTAP in a kernel console log."""
 
 import re
 
@@ -9,6 +10,8 @@ RESULT = re.compile(r"^(not )?ok (\d+)\b ?(.*)$")
 PLAN = re.compile(r"^1\.\.(\d+)$")
 FIGURE = re.compile(r"^# figure: (\S+) (-?\d+(?:\.\d+)?)$")
 SUITE = re.compile(r"^# suite: (\S+)$")
+# the kselftest harness's line before a test runs
+RUN = re.compile(r"^#\s+RUN\s+(\S+) \.\.\.")
 # KUnit: printk's time stamp, then each suite's block four spaces deep
 PRINTK_TIME = re.compile(r"^\[\s*\d+\.\d+\] ")
 KUNIT_INDENT = "    "
@@ -26,14 +29,21 @@ class Tally:
         # in the order they came
         self.results = []
         self.figures = {}
+        # the test the harness said it runs
+        self.running = None
 
     def feed(self, line):
         if m := PLAN.match(line):
             self.planned = int(m.group(1))
         elif m := FIGURE.match(line):
             self.figures[m.group(1)] = float(m.group(2))
+        elif m := RUN.match(line):
+            self.running = m.group(1)
         elif m := RESULT.match(line):
             failed, number, name = m.group(1), int(m.group(2)), m.group(3)
+            # 6.1's harness names no skipped test: its RUN line did
+            if name.startswith("#") and self.running:
+                name = f"{self.running} {name}"
             self.numbers.append(number)
             status = "skipped" if "# SKIP" in name else "failed" if failed else "passed"
             getattr(self, status).append(name)
@@ -62,17 +72,37 @@ class Tally:
         return sum(v for k, v in self.figures.items() if k.startswith(prefix))
 
 
+class RunnerTally(Tally):
+    """The kselftest runner's KTAP (run_kselftest.sh): its own plan and a
+    result per program, each program's KTAP one "# " deeper before it.
+    The programs' results are this tally's, the runner's its .runner's."""
+
+    def __init__(self):
+        super().__init__()
+        self.runner = Tally()
+
+    def feed(self, line):
+        if line.startswith("# "):
+            super().feed(line[2:])
+        else:
+            self.runner.feed(line)
+
+
 class Suites:
     """A Tally per program, in the order their "# suite:" lines came;
-    lines before the first go to the first suite named."""
+    lines before the first go to the first suite named; the suites
+    runners names are the kselftest runner's (RunnerTally)."""
 
-    def __init__(self, first):
+    def __init__(self, first, runners=()):
         self.tallies = {first: Tally()}
         self.current = self.tallies[first]
+        self.runners = runners
 
     def feed(self, line):
         if m := SUITE.match(line):
-            self.current = self.tallies.setdefault(m.group(1), Tally())
+            name = m.group(1)
+            self.current = self.tallies.setdefault(
+                name, RunnerTally() if name in self.runners else Tally())
         else:
             self.current.feed(line)
 

@@ -64,13 +64,26 @@ require_series() {
 }
 
 series_patches() {
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$patches/series"
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$patches/series" | awk '{ print $1 }'
 }
 
-# The driver's files, "<path in driver/> <path in the kernel tree>" a
-# line (driver/files).
-driver_files() {
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/driver/files"
+# The new files a patch's commit takes, "<path in the kit> <path in the
+# kernel tree>" a line: those of the list its line in the series names
+# after it (driver/files, guest-apps/files; a list's paths are relative
+# to its folder, which is their source of truth); none if it names none.
+patch_new_files() {
+	list=$(sed -e 's/#.*//' "$patches/series" | awk -v patch="$1" '$1 == patch { print $2 }')
+	[ -n "$list" ] || return 0
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/$list" | while read -r file path; do
+		echo "$top/${list%/*}/$file $path"
+	done
+}
+
+# Every patch's new files, as patch_new_files.
+series_new_files() {
+	for patch in $(series_patches); do
+		patch_new_files "$patch"
+	done
 }
 
 # The .kunitconfig files the series adds (patch 5's fs/.kunitconfig for

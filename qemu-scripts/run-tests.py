@@ -8,6 +8,11 @@ design; with --all (make test-all) or --flavour kcsan, also boot the
 data-race (KCSAN) kernel with the suite's checks that load the node
 hardest (under rcu; every design with --all).
 
+The rcu debug boot of each kernel also runs the series' selftest
+through the kselftest runner, on some of its checks (KSELFTEST_DESIGN,
+guest.KSELFTEST_CHECKS): its uinput variants must pass, those moving
+QEMU's mice skip without the host runner.
+
 The programs' KTAP comes over the guest channel, each after its
 "# suite:" line; QEMU's mice are moved when the suite asks. A configuration fails on any failed, missing, duplicate or
 skipped result, a plan other than the suite's size, a guest exit status
@@ -45,8 +50,8 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from guest import (BZIMAGE, DEFAULT_VERSION, DESIGNS, FLAVOURS, KUNIT_SUITES,
-                   SUITES, Boot, add_version_argument, boot_retrying_death, build_folder,
+from guest import (BZIMAGE, DEFAULT_VERSION, DESIGNS, FLAVOURS, KSELFTEST, KSELFTEST_CHECKS,
+                   KUNIT_SUITES, QEMU_VARIANTS, SUITES, Boot, add_version_argument, boot_retrying_death, build_folder,
                    choose_accel, kunit_cases, suite_selectable, suite_size)
 from atlas_report import report_path, stale_problems
 from bad_options import BAD_OPTIONS, bad_options_problems
@@ -75,6 +80,9 @@ ATLAS_DESIGNS = ("rcu",)
 # every design; --all (make test-all) boots every kernel under every
 # design, the atlas in each
 TEST_SPLIT = {"6.12": ("rcu", "waitqueue")}
+# the series' selftest runs through the kselftest runner in the whole
+# debug boot of this design on every kernel (guest.KSELFTEST_CHECKS)
+KSELFTEST_DESIGN = "rcu"
 KCSAN_CHECKS = ("fasync_churn_during_delivery", "stress_ng_beside_stream",
                 "fuzz_then_node_works", "teardown_during_delivery",
                 "pipe_teardown_during_delivery", "many_opens_one_list",
@@ -100,7 +108,7 @@ def run_config(name, append, args, build, tree, initrd, accel, sizes):
         lambda: Boot(workdir, os.path.join(tree, BZIMAGE), initrd, "test",
                      append=f"{append} sigmouse_suites={','.join(sizes)}", smp=args.smp,
                      accel=accel, timeout=args.timeout, echo_channel=False),
-        lambda: Suites(NODE_SUITE))
+        lambda: Suites(NODE_SUITE, runners=(KSELFTEST,)))
     if died:
         heading += (f"\n# run-tests: {name}: booted twice: the first boot died before /init "
                     f"wrote a line ({died}; {workdir}/console-died.log)")
@@ -110,6 +118,10 @@ def run_config(name, append, args, build, tree, initrd, accel, sizes):
     problems = []
     for suite, size in sizes.items():
         prefix = "" if suite == NODE_SUITE else f"{suite}: "
+        if suite == KSELFTEST:
+            tally = suites.tallies.get(suite, RunnerTally())
+            problems += [(prefix + p, []) for p in kselftest_problems(tally, size)]
+            continue
         tally = suites.tallies.get(suite, Tally())
         problems += [(prefix + p, []) for p in ktap_problems(tally, size)]
     failed = suites.total("failed")
@@ -140,7 +152,6 @@ def run_config(name, append, args, build, tree, initrd, accel, sizes):
 # and with it PROVE_RCU's checks
 LOCKDEP_REPORT = re.compile(r"possible (irq lock inversion|circular locking|recursive locking)|"
                             r"inconsistent lock state|lock order detected|suspicious RCU usage")
-RUN_LINE = re.compile(r"^#\s+RUN\s+(\S+) \.\.\.")
 
 
 def without_lockdep(name, boot):
@@ -152,8 +163,8 @@ def without_lockdep(name, boot):
     if first is None:
         return ""
     at = boot.channel_at[first]
-    before = [m.group(1) for line in boot.channel_lines[:at] if (m := RUN_LINE.match(line))]
-    after = [m.group(1) for line in boot.channel_lines[at:] if (m := RUN_LINE.match(line))]
+    before = [m.group(1) for line in boot.channel_lines[:at] if (m := RUN.match(line))]
+    after = [m.group(1) for line in boot.channel_lines[at:] if (m := RUN.match(line))]
     stamp = re.match(r"\[\s*([\d.]+)\]", boot.console_lines[first])
     return (f"\n# run-tests: {name}: lockdep reported at {stamp.group(1) if stamp else '?'} s "
             f"(console line {first + 1}) and then turned itself and PROVE_RCU off: "
@@ -174,6 +185,21 @@ def ktap_problems(tally, size):
         problems.append(f"the plan is 1..{tally.planned}, the test has {size} results")
     if tally.missing():
         problems.append(f"{tally.missing()} planned results never came")
+    return problems
+
+
+def kselftest_problems(tally, size):
+    """What is wrong with the kselftest runner's run of the series'
+    selftest: the runner's own result (one program, passed), then the
+    program's as ktap_problems judges them, except that a variant moving
+    one of QEMU's mice must skip, without the host runner, and only it."""
+    problems = [f"runner: {p}" for p in ktap_problems(tally.runner, 1)]
+    qemu = re.compile(rf"^\w+\.({'|'.join(QEMU_VARIANTS)})\.")
+    for status, text in tally.results:
+        if qemu.match(text) and status != "skipped":
+            problems.append(f"{status} without the host runner, not skipped: {text}")
+    problems += [p for p in ktap_problems(tally, size)
+                 if not (p.startswith("skipped: ") and qemu.match(p[len("skipped: "):]))]
     return problems
 
 
@@ -396,11 +422,17 @@ def main():
                 if atlas and not args.all:
                     atlas_boots.append((version, design))
                 sizes = {s: suite_size(s, picked and picked[s]) for s in suites}
+                # the kselftest runner in each kernel's whole debug boot of
+                # today's design
+                kselftest = picked is None and flavour == "debug" and design == KSELFTEST_DESIGN
+                if kselftest:
+                    sizes[KSELFTEST] = suite_size(NODE_SUITE, KSELFTEST_CHECKS)
                 name = (f"{version}/{design}" if flavour == "debug"
                         else f"{version}/{flavour}/{design}")
                 append = " ".join(filter(None, [
                     DESIGNS[design], FLAVOURS[flavour][1], args.append,
-                    *(f"{SUITES[s]}={','.join(picked[s])}" for s in suites if picked)]))
+                    *(f"{SUITES[s]}={','.join(picked[s])}" for s in suites if picked),
+                    kselftest and f"sigmouse_kselftest_only={','.join(KSELFTEST_CHECKS)}"]))
                 configs.append((name, append, build, tree, initrd, sizes))
     # the rest belongs to a whole run
     whole = not args.flavour and not args.design and not args.only and not args.append

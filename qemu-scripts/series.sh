@@ -6,9 +6,10 @@
 # Debian's linux-source-<version> is extracted once into a git
 # repository, build/<version>/series/linux, committed and tagged
 # "pristine". patches/<version>/ is
-# applied to it with git am; the last patch, the driver's, also gets
-# the new files driver/files names, from driver/ (their source of
-# truth). The result is the branch "sigmouse", and git format-patch
+# applied to it with git am; a patch whose line in the series names a
+# list of new files (the driver's: driver/files; the selftest's:
+# guest-apps/files) also gets those files, from the kit's folders (their
+# source of truth). The result is the branch "sigmouse", and git format-patch
 # --rfc --cover-letter writes it to build/<version>/series/out, the
 # cover letter's subject and text from patches/<version>/cover-letter. Commit dates are
 # the patches' own, so the same sources export the same series.
@@ -54,15 +55,18 @@ git -C "$repo" clean -q -f -d -x
 for p in $(series_patches); do
 	git -C "$repo" am -q --committer-date-is-author-date "$patches/$p" ||
 		die "patches/$version/$p does not apply to pristine $debian_version with git am"
+	# the new files a patch adds go into its commit, from the kit's
+	# folders (the series names the list: driver/files, guest-apps/files)
+	new_files=$(patch_new_files "$p")
+	[ -n "$new_files" ] || continue
+	echo "$new_files" | while read -r file path; do
+		mkdir -p "$repo/$(dirname "$path")"
+		cp "$file" "$repo/$path"
+		git -C "$repo" add -f "$path"
+	done
+	GIT_COMMITTER_DATE=$(git -C "$repo" log -1 --format=%aD) \
+		git -C "$repo" commit -q --amend --no-edit
 done
-# the driver's new files go into the last patch's commit
-driver_files | while read -r file path; do
-	mkdir -p "$repo/$(dirname "$path")"
-	cp "$top/driver/$file" "$repo/$path"
-	git -C "$repo" add -f "$path"
-done
-GIT_COMMITTER_DATE=$(git -C "$repo" log -1 --format=%aD) \
-	git -C "$repo" commit -q --amend --no-edit
 git -C "$repo" branch -f sigmouse HEAD
 
 rm -rf "$out"
