@@ -37,6 +37,8 @@
 #define CHECK_SIG	(SIGRTMIN + FUZZ_SIGNALS)
 #define CHECK_MOVES	10
 #define STREAMERS	2
+/* a streamer's device lives DEVICE_MIN_MS to five times that */
+#define DEVICE_MIN_MS	250
 
 enum op {
 	OP_OPEN, OP_CLOSE, OP_DUP, OP_ASYNC, OP_NONBLOCK, OP_SETOWN,
@@ -218,16 +220,27 @@ static void *worker_run(void *arg)
 	return NULL;
 }
 
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
 /*
  * A uinput mouse that moves all the time and is replaced every so often;
  * each streamer's has its own name, so the two devices' info differs.
+ * A device lives a time, not a number of moves: how many moves a second
+ * the guest makes depends on the machine's load, and every run must
+ * replace its devices a few times.
  */
 static void *streamer_run(void *arg)
 {
 	struct streamer *s = arg;
 	struct uinput_mouse mouse;
 	char node[64], name[32];
-	unsigned int moves, i;
+	long long until;
 
 	snprintf(name, sizeof(name), "sigmouse fuzz %d", s->index);
 	while (!atomic_load(&stopping)) {
@@ -241,8 +254,8 @@ static void *streamer_run(void *arg)
 		pthread_mutex_lock(&node_lock);
 		memcpy(current_node[s->index], node, sizeof(node));
 		pthread_mutex_unlock(&node_lock);
-		moves = 50 + pick(&s->rng, 200);
-		for (i = 0; i < moves && !atomic_load(&stopping); i++) {
+		until = now_ms() + DEVICE_MIN_MS + pick(&s->rng, DEVICE_MIN_MS * 4);
+		while (now_ms() < until && !atomic_load(&stopping)) {
 			uinput_mouse_move(&mouse, 1, -1);
 			atomic_fetch_add(&packets, 1);
 			usleep(pick(&s->rng, 1000));
