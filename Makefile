@@ -27,7 +27,7 @@ SCRIPTS := qemu-scripts
 FULL_VERSION := 6.1
 SPLIT_VERSION := 6.12
 
-.PHONY: help all deps kernel kcsan-kernel initramfs run person test test-one check-node check-nodes test-all test-full test-split check check-host check-kernel series check-series disasm mutants fuzz bench bench-one bench-smoke boot-deaths atlas-report kunit clean
+.PHONY: models help all deps kernel kcsan-kernel initramfs run person test test-one check-node check-nodes test-all test-full test-split check check-host check-kernel series check-series disasm mutants fuzz bench bench-one bench-smoke boot-deaths atlas-report kunit clean
 
 # plain make builds nothing: it lists the targets
 .DEFAULT_GOAL := help
@@ -64,6 +64,7 @@ help:
 	@echo '  bench-smoke   a seconds-long bench run to keep make bench working; about 2.5 min'
 	@echo '  boot-deaths   how often a guest dies while its kernel patches its text; BOOTS (20) of each mode'
 	@echo '  atlas-report  docs/sigio-atlas-<version>.md from the last make test-all'"'"'s boots; seconds'
+	@echo '  models        the four designs model-checked with spin (docs/models/); MODEL_BOUNDS=small (30 s) or big (2 min)'
 	@echo '  kunit         the KUnit suites with kunit.py, its own kernel; about 9 min cold, 25 s warm'
 	@echo '  clean         remove build/ (every kernel, the KVM verdict)'
 
@@ -106,7 +107,7 @@ person: initramfs
 # (make test-full without the prefix walk, whose last prefix is the
 # debug kernel's whole-tree build: check-series checks that the series'
 # head is that kernel's source; its bench smoke on the debug kernel;
-# twelve of the mutants: QUICK_MUTANTS; make person), on 6.12 make check,
+# thirteen of the mutants: QUICK_MUTANTS; the spin models; make person), on 6.12 make check,
 # the exported series' checks, and the suite under two designs without
 # the atlas (make test-split); then both kernels' boots, two at a time,
 # and one closing line. The walk is make test-all's (WALK=yes).
@@ -130,7 +131,7 @@ test:
 		>$(SPLIT_LOG) 2>&1 & split=$$!; \
 	trap 'kill -TERM -$$split 2>/dev/null' EXIT INT TERM; \
 	$(MAKE) --no-print-directory -o kernel VERSION=$(FULL_VERSION) WALK=no \
-		MUTANTS="$(QUICK_MUTANTS)" test-full person || exit; \
+		MUTANTS="$(QUICK_MUTANTS)" test-full models person || exit; \
 	echo "make test: $(FULL_VERSION)'s part done; $(SPLIT_VERSION)'s, from $(SPLIT_LOG):"; \
 	wait $$split; status=$$?; trap - EXIT INT TERM; cat $(SPLIT_LOG); exit $$status
 	@$(PYTHON) $(SCRIPTS)/run-tests.py \
@@ -223,7 +224,7 @@ test-all:
 		$(MAKE) --no-print-directory VERSION=$$v STOCK=1 MUTANT_FLAVOURS="debug kcsan" \
 			test-full kcsan-kernel check-nodes || exit; \
 	done
-	@$(MAKE) --no-print-directory VERSION=$(FULL_VERSION) person
+	@$(MAKE) --no-print-directory VERSION=$(FULL_VERSION) MODEL_BOUNDS=big models person
 	@$(PYTHON) $(SCRIPTS)/run-tests.py --all \
 		--version $(FULL_VERSION) --version $(SPLIT_VERSION); \
 		echo $$? >$(BUILD_DIR)/test-all.status
@@ -248,10 +249,19 @@ MUTANT_FLAVOURS ?= debug
 QUICK_MUTANTS := 01-no-kill-fasync 02-unkeyed-wakeup 04-hangup-poll-in \
 	05-first-subscriber-only 14-open-unchecked-alloc 17-msg-band-without-pollmsg \
 	18-info-name-after-unlock 19-sigio-perm-ignores-uids 123-put-back-overfills \
-	127-rwlock-reader-irqsave 128-unknown-design-resets 149-uapi-kernel-type
+	127-rwlock-reader-irqsave 128-unknown-design-resets 149-uapi-kernel-type \
+	160-model-rcu-reader-skips-fa-lock
 mutants: initramfs series $(if $(filter kcsan,$(MUTANT_FLAVOURS)),kcsan-kernel)
 	@$(PYTHON) $(SCRIPTS)/run-mutants.py --version $(VERSION) \
 		$(foreach f,$(MUTANT_FLAVOURS),--flavour $(f)) $(MUTANTS)
+
+# the designs as Promela models (docs/models/), each property searched
+# exhaustively by spin within MODEL_BOUNDS (small: make test's, big: make
+# test-all's); the verdicts' KTAP in build/models/<bounds>/ktap, which
+# run-tests.py counts
+MODEL_BOUNDS ?= small
+models: deps
+	@$(PYTHON) $(SCRIPTS)/models.py --bounds $(MODEL_BOUNDS)
 
 # the syscall fuzzer for FUZZ_SECONDS (make test runs it for 10) under
 # every design on the debug kernel, rcu on the KCSAN kernel;

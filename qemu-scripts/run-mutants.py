@@ -18,7 +18,10 @@ temporary index) and check-series.sh runs the checks of the head's tree
 on that commit; sigio-check's test names with "Suite: sigio-check", for
 a mutant of an in-tree driver that sigio-check must flag, booted as make
 check-node boots, with sigio-check's command line from "Sigio-check:"
-(--uinput-mouse event); a name the suite's source does not
+(--uinput-mouse event); the spin models' properties with "Suite:
+models", for a mutant of a model of docs/models/ (its Design: the design
+it breaks): nothing boots, models.py checks a copy of the models with
+the patch applied; a name the suite's source does not
 have stops the run), if not the debug kernel, the
 flavour of kernel ("Flavour: kcsan" for a data race only KCSAN sees), if a kernel
 report is what kills it, the text its first line holds ("Report:") and,
@@ -59,6 +62,7 @@ from kcsan_filter import defined_functions, split_reports
 from ktap import Tally, kunit_suites
 from bad_options import BAD_OPTIONS, bad_options_problems
 from expected import deterministic_missing, load_expected
+from models import PROPERTIES
 from mutant_header import read_header, split_list
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -70,7 +74,9 @@ LIB = os.path.join(HERE, "lib.sh")
 SERIES = "series"
 CHECK_SERIES = os.path.join(HERE, "check-series.sh")
 SIGIO_CHECK = "sigio-check"
-MUTANT_SUITES = (*SUITES, "kunit", SERIES, SIGIO_CHECK)
+MODELS = "models"
+MODELS_PY = os.path.join(HERE, "models.py")
+MUTANT_SUITES = (*SUITES, "kunit", SERIES, SIGIO_CHECK, MODELS)
 # two checks of the runner's a sigio-test mutant may name: the
 # Design: design's deterministic expected failures (the 2.6.0 behaviour the kit
 # shows) all happened; and, alone, the bad-options boot (bad_options.py,
@@ -85,6 +91,8 @@ def selectable(suite, tree):
             return set(re.findall(r'^result "series\.(\w+)"', f.read(), re.M))
     if suite == "kunit":
         return {case for source in KUNIT_SUITES.values() for case in kunit_cases(tree, source)}
+    if suite == MODELS:
+        return {claim for claim, _ in PROPERTIES}
     if suite == "sigio-test":
         return suite_selectable(suite) | {EXPECTED_FAILURES, BAD_OPTIONS_CHECK}
     return suite_selectable(suite)
@@ -195,6 +203,32 @@ def judge_series(name, fields, args, commit):
     tally = Tally()
     if os.path.exists(ktap):
         with open(ktap) as f:
+            for line in f:
+                tally.feed(line.rstrip("\n"))
+    return verdict(fields, tally, [], None), None
+
+
+def models_copy(args, name, path):
+    """The kit's models with the mutant applied, in a copy of the kit's
+    docs/models/ under build/<version>/mutants/<name>/kit/ (the patch's
+    paths are the kit's): the copy's models folder."""
+    kit = os.path.join(args.build, "mutants", name, "kit")
+    models = os.path.join(kit, "docs", "models")
+    shutil.rmtree(kit, ignore_errors=True)
+    shutil.copytree(os.path.join(HERE, "..", "docs", "models"), models)
+    patch(kit, MADE_AGAINST, path)
+    return models
+
+
+def judge_models(name, fields, args, models):
+    """models.py on the mutated copy: its KTAP, (verdict(), None)."""
+    out = os.path.join(args.build, "mutants", name, "models")
+    with open(os.path.join(args.build, "mutants", name, "models.log"), "w") as log:
+        subprocess.run([sys.executable, MODELS_PY, "--models", models, "--out", out],
+                       stdout=log, stderr=subprocess.STDOUT)
+    tally = Tally()
+    if os.path.exists(os.path.join(out, "ktap")):
+        with open(os.path.join(out, "ktap")) as f:
             for line in f:
                 tally.feed(line.rstrip("\n"))
     return verdict(fields, tally, [], None), None
@@ -347,10 +381,12 @@ def main():
         path = os.path.join(MUTANTS, f"{name}.patch")
         if fields["suite"] == SERIES:
             series_commit(args, name, path, check_only=True)
+        elif fields["suite"] == MODELS:
+            models_copy(args, name, path)
         else:
             patch(os.path.join(args.build, FLAVOURS[fields["flavour"]][0]), args.version, path,
                   dry_run=True)
-    kit = digests({o for name, fields in mutants if fields["suite"] != SERIES
+    kit = digests({o for name, fields in mutants if fields["suite"] not in (SERIES, MODELS)
                    for o in mutated_objects(os.path.join(args.build,
                                                          FLAVOURS[fields["flavour"]][0]),
                                             os.path.join(MUTANTS, f"{name}.patch"))})
@@ -365,6 +401,10 @@ def main():
                 if fields["suite"] == SERIES:
                     judged.append((name, SERIES, boots.submit(
                         judge_series, name, fields, args, series_commit(args, name, path))))
+                    continue
+                if fields["suite"] == MODELS:
+                    judged.append((name, MODELS, boots.submit(
+                        judge_models, name, fields, args, models_copy(args, name, path))))
                     continue
                 tree = os.path.join(args.build, FLAVOURS[fields["flavour"]][0])
                 kernel = os.path.join(args.build, "mutants", name, "bzImage")

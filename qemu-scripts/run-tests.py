@@ -38,7 +38,8 @@ counts with the programs'. Then (in a whole run: no --design, --only or
 before the boots counts the same way: the exported series' checks (make
 check-series, build/<version>/series/ktap) and make run used as a
 person would, its window under Xvfb and its terminal on a pseudo-
-terminal (make person on the first --version, build/<version>/person/ktap);
+terminal (make person on the first --version, build/<version>/person/ktap),
+and the designs' spin models (make models, build/models/<bounds>/ktap);
 a file older than what it checked fails. Boots are named
 <version>/<configuration>.
 """
@@ -57,7 +58,11 @@ from atlas_report import report_path, stale_problems
 from bad_options import BAD_OPTIONS, bad_options_problems
 from expected import deterministic_missing, load_expected, matches
 from kcsan_filter import defined_functions, split_reports
-from ktap import Suites, Tally, kunit_suites
+from models import BUILD_DIR as MODELS_BUILD_DIR
+from models import DESIGNS as MODEL_DESIGNS
+from models import KERNELS as MODEL_KERNELS
+from models import MODELS_DIR, PROPERTIES
+from ktap import RUN, RunnerTally, Suites, Tally, kunit_suites
 from person_test import TESTS as PERSON_TESTS
 from results import BootResult, summary, write_results
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -243,6 +248,18 @@ def series_size(version, walk):
     with open(os.path.join(HERE, "..", "patches", version, "series")) as f:
         patches = [line for line in f if line.split("#")[0].strip()]
     return fixed + (0 if walk == "no" else len(patches))
+
+
+def read_models(bounds):
+    """The designs' spin models, which make models ran (models.py): their
+    KTAP in build/models/<bounds>/, a result per design, property and
+    kernel, older than no model (.pml) and than models.py."""
+    path = os.path.join(MODELS_BUILD_DIR, bounds, "ktap")
+    size = len(MODEL_DESIGNS) * len(MODEL_KERNELS) * len(PROPERTIES)
+    inputs = [os.path.join(MODELS_DIR, name) for name in os.listdir(MODELS_DIR)
+              if name.endswith(".pml")]
+    return read_ktap(path, size, f"make models MODEL_BOUNDS={bounds}",
+                     inputs + [os.path.join(HERE, "models.py")])
 
 
 def read_person_test(version):
@@ -497,12 +514,17 @@ def main():
             rows.append((f"{version}/bad-options", int(not problems), int(bool(problems)), 0, 0,
                          "FAIL" if problems else "pass"))
 
-        parts = [(f"{v}/series", read_series_checks, v) for v in versions]
-        parts.append((f"{versions[0]}/person", read_person_test, versions[0]))
-        for name, result, version in parts:
-            lines, tally, problems = result(version)
+        # (row, suite, reader, its argument)
+        parts = [(f"{v}/series", "series", read_series_checks, v) for v in versions]
+        parts.append((f"{versions[0]}/person", "person", read_person_test, versions[0]))
+        # the models hold both kernels' designs: one row, make test's
+        # bounds or make test-all's
+        bounds = "big" if args.all else "small"
+        parts.append((f"models/{bounds}", "models", read_models, bounds))
+        for name, suite, result, argument in parts:
+            lines, tally, problems = result(argument)
             print("\n".join(lines), flush=True)
-            results.append(BootResult(name, [(name.split("/", 1)[1], tally, "")], problems))
+            results.append(BootResult(name, [(suite, tally, "")], problems))
             rows.append((name, len(tally.passed), len(tally.failed), len(tally.skipped), 0,
                          "FAIL" if problems else "pass"))
 
