@@ -27,7 +27,7 @@ SCRIPTS := qemu-scripts
 FULL_VERSION := 6.1
 SPLIT_VERSION := 6.12
 
-.PHONY: models help all deps kernel kcsan-kernel initramfs run person test test-one check-node check-nodes test-all test-full test-split check check-host check-kernel series check-series disasm mutants fuzz bench bench-one bench-smoke boot-deaths atlas-report kunit clean
+.PHONY: lava-jobs models help all deps kernel kcsan-kernel initramfs run person test test-one check-node check-nodes test-all test-full test-split check check-host check-kernel series check-series disasm mutants fuzz bench bench-one bench-smoke boot-deaths atlas-report kunit clean
 
 # plain make builds nothing: it lists the targets
 .DEFAULT_GOAL := help
@@ -64,6 +64,7 @@ help:
 	@echo '  bench-smoke   a seconds-long bench run to keep make bench working; about 2.5 min'
 	@echo '  boot-deaths   how often a guest dies while its kernel patches its text; BOOTS (20) of each mode'
 	@echo '  atlas-report  docs/sigio-atlas-<version>.md from the last make test-all'"'"'s boots; seconds'
+	@echo '  lava-jobs     a LAVA job per boot of make test (ALL=1: of make test-all), validated by LAVA'"'"'s schema; seconds'
 	@echo '  models        the four designs model-checked with spin (docs/models/); MODEL_BOUNDS=small (30 s) or big (2 min)'
 	@echo '  kunit         the KUnit suites with kunit.py, its own kernel; about 9 min cold, 25 s warm'
 	@echo '  clean         remove build/ (every kernel, the KVM verdict)'
@@ -131,7 +132,7 @@ test:
 		>$(SPLIT_LOG) 2>&1 & split=$$!; \
 	trap 'kill -TERM -$$split 2>/dev/null' EXIT INT TERM; \
 	$(MAKE) --no-print-directory -o kernel VERSION=$(FULL_VERSION) WALK=no \
-		MUTANTS="$(QUICK_MUTANTS)" test-full models person || exit; \
+		MUTANTS="$(QUICK_MUTANTS)" test-full models lava-jobs person || exit; \
 	echo "make test: $(FULL_VERSION)'s part done; $(SPLIT_VERSION)'s, from $(SPLIT_LOG):"; \
 	wait $$split; status=$$?; trap - EXIT INT TERM; cat $(SPLIT_LOG); exit $$status
 	@$(PYTHON) $(SCRIPTS)/run-tests.py \
@@ -224,7 +225,8 @@ test-all:
 		$(MAKE) --no-print-directory VERSION=$$v STOCK=1 MUTANT_FLAVOURS="debug kcsan" \
 			test-full kcsan-kernel check-nodes || exit; \
 	done
-	@$(MAKE) --no-print-directory VERSION=$(FULL_VERSION) MODEL_BOUNDS=big models person
+	@$(MAKE) --no-print-directory VERSION=$(FULL_VERSION) MODEL_BOUNDS=big ALL=1 \
+		models lava-jobs person
 	@$(PYTHON) $(SCRIPTS)/run-tests.py --all \
 		--version $(FULL_VERSION) --version $(SPLIT_VERSION); \
 		echo $$? >$(BUILD_DIR)/test-all.status
@@ -254,6 +256,17 @@ QUICK_MUTANTS := 01-no-kill-fasync 02-unkeyed-wakeup 04-hangup-poll-in \
 mutants: initramfs series $(if $(filter kcsan,$(MUTANT_FLAVOURS)),kcsan-kernel)
 	@$(PYTHON) $(SCRIPTS)/run-mutants.py --version $(VERSION) \
 		$(foreach f,$(MUTANT_FLAVOURS),--flavour $(f)) $(MUTANTS)
+
+# a LAVA job per boot of make test's run (ALL=1: make test-all's; DESIGN=
+# one design's), for LAVA's QEMU device type, from the boots run-tests.py
+# makes (test_plan.py), each validated with LAVA's schema from Debian's
+# lava-common (so with Debian's python3); the jobs and their KTAP in
+# build/lava/, which run-tests.py counts. ARTIFACTS=url: where a lab
+# serves build/ (default: file:// URLs of this machine's)
+lava-jobs: deps
+	@/usr/bin/python3 $(SCRIPTS)/lava_jobs.py --version $(FULL_VERSION) --version $(SPLIT_VERSION) \
+		$(if $(ALL),--all) $(if $(filter command line,$(origin DESIGN)),--design $(DESIGN)) \
+		$(if $(ARTIFACTS),--artifacts $(ARTIFACTS))
 
 # the designs as Promela models (docs/models/), each property searched
 # exhaustively by spin within MODEL_BOUNDS (small: make test's, big: make
@@ -319,7 +332,7 @@ bench-one: series
 # results' test, which reads them with the tree's KTAP parser)
 check: check-host check-kernel
 
-check-host:
+check-host: deps
 	@sh $(SCRIPTS)/check.sh host
 
 check-kernel: kernel

@@ -1,6 +1,7 @@
 #!/bin/sh
 # make check, in two parts. "host" (make check-host): the host scripts'
-# own tests (qemu-scripts/test_*.py) and the promise table
+# own tests (qemu-scripts/test_*.py; test_lava_jobs.py with Debian's
+# python3, which has lava-common) and the promise table
 # (docs/promises.md, qemu-scripts/promises.py); no kernel build.
 # "kernel" (make check-kernel): sparse on the driver and fs/fcntl.c, and
 # the tests that read the debug kernel's tree: the KCSAN filter's (the
@@ -11,7 +12,11 @@ set -eu
 
 part=${1:-}
 case $part in
-host) command -v python3 >/dev/null || die "python3 missing: make deps installs it" ;;
+host)
+	command -v python3 >/dev/null || die "python3 missing: make deps installs it"
+	/usr/bin/python3 -c 'import lava_common' 2>/dev/null ||
+		die "Debian's lava-common missing: make deps installs it"
+	;;
 kernel)
 	[ -d "$kernel_tree/scripts" ] || die "no kernel tree: run make kernel"
 	command -v sparse >/dev/null || die "sparse missing: install sparse"
@@ -26,18 +31,26 @@ mkdir -p "$build"
 
 # the tests that read the debug kernel's tree
 kernel_tests="test_kcsan_filter.py test_results.py"
+# the tests that need a Debian Python package (lava-common), run with
+# Debian's python3: another python3 on the PATH lacks it
+debian_tests="test_lava_jobs.py"
 
 if [ "$part" = host ]; then
 	tests=
 	for t in "$top"/qemu-scripts/test_*.py; do
 		t=${t##*/}
-		case " $kernel_tests " in
+		case " $kernel_tests $debian_tests " in
 		*" $t "*) ;;
 		*) tests="$tests $t" ;;
 		esac
 	done
 	# shellcheck disable=SC2086
 	if ! out=$(cd "$top/qemu-scripts" && python3 -m unittest -q $tests 2>&1); then
+		printf '%s\n' "$out" | tee -a "$report"
+		failed=1
+	fi
+	# shellcheck disable=SC2086
+	if ! out=$(cd "$top/qemu-scripts" && /usr/bin/python3 -m unittest -q $debian_tests 2>&1); then
 		printf '%s\n' "$out" | tee -a "$report"
 		failed=1
 	fi

@@ -116,7 +116,8 @@ TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
 def build_folder(version):
     """A kernel's build folder, build/<version>, in $BUILD_DIR (which
-    make exports, as lib.sh reads it) else the project's build/."""
+    make exports, as lib.sh reads it) else the project's build/; given
+    another name than a version (lava), that folder of the kit's."""
     return os.path.join(os.environ.get("BUILD_DIR") or os.path.join(TOP, "build"), version)
 
 
@@ -157,9 +158,10 @@ KSELFTEST_CHECKS = ("rt_signal_per_packet", "setown_ex_thread", "subscription_fo
                     "unprivileged_owner_cannot_signal_others", "hangup_on_uinput_destroy")
 QEMU_VARIANTS = ("ps2", "virtio_mouse", "virtio_tablet")
 # the KUnit suites every kernel with the series runs at boot, before
-# /init, and their sources in the kernel tree (the cases named there)
-KUNIT_SUITES = {"sigmouse": "drivers/input/sigmouse_kunit.c",
-                "fasync": "fs/fasync_kunit.c"}
+# /init, and their sources in the kernel tree (the cases named there), in
+# the order the kernel runs them: its link order, fs/ before drivers/
+KUNIT_SUITES = {"fasync": "fs/fasync_kunit.c",
+                "sigmouse": "drivers/input/sigmouse_kunit.c"}
 KUNIT_CASE = re.compile(r"^\s*KUNIT_CASE\w*\((\w+)", re.M)
 GUEST_APPS = os.path.join(TOP, "guest-apps")
 
@@ -216,10 +218,26 @@ def suite_selectable(suite):
     return {name for _, name in (suite_variants if suite in BY_VARIANT else suite_tests)(text)}
 
 
+# the guest's CPUs and memory, in megabytes, and the devices every boot
+# has, wherever it runs: no network, and the host's entropy (without it
+# the crng's static key is patched mid-suite: Kconfig.snippet says why)
+SMP = 2
+MEMORY = 512
+GUEST_DEVICES = ("-nic", "none", "-device", "virtio-rng-pci")
+
+
+def kernel_command_line(run, append):
+    """A boot's command line: init's run mode (sigmouse_run=) and the
+    rest. acpi=noirq: PCI interrupts from the BIOS table. Routing them
+    through ACPI's interpreter took 30 s a device on the KASAN kernel
+    under TCG (an RCU stall), and PCI hot-unplug still works without it."""
+    return f"console=ttyS0 loglevel=7 panic=-1 acpi=noirq sigmouse_run={run} {append}".strip()
+
+
 class Boot:
     """One QEMU run of the sigmouse kernel and initramfs."""
 
-    def __init__(self, workdir, kernel, initrd, run, append="", smp=2, mem=512,
+    def __init__(self, workdir, kernel, initrd, run, append="", smp=SMP, mem=MEMORY,
                  accel="tcg", timeout=900, echo_console=False, echo_channel=True,
                  qemu_args=(), display="none", terminal=False, quiet_until=None):
         """timeout=None: no limit, for a person's run only.
@@ -243,16 +261,11 @@ class Boot:
         for path in self.sockets.values():
             if os.path.exists(path):
                 os.unlink(path)
-        # acpi=noirq: PCI interrupts from the BIOS table. Routing them through
-        # ACPI's interpreter took 30 s a device on the KASAN kernel under TCG
-        # (an RCU stall), and PCI hot-unplug still works without it.
-        cmdline = (f"console=ttyS0 loglevel=7 panic=-1 acpi=noirq "
-                   f"sigmouse_run={run} {append}").strip()
         self.command = [
             "qemu-system-x86_64", "-name", "sigmouse", "-machine", "pc", "-accel", accel,
             *qemu_args, "-smp", str(smp), "-m", str(mem),
-            *DISPLAYS[display], "-nic", "none", "-no-reboot", "-S",
-            "-kernel", kernel, "-initrd", initrd, "-append", cmdline,
+            *DISPLAYS[display], "-no-reboot", "-S",
+            "-kernel", kernel, "-initrd", initrd, "-append", kernel_command_line(run, append),
             "-chardev", f"socket,id=console,path={self.sockets['console']},server=on,wait=off",
             "-serial", "chardev:console",
             "-chardev", f"socket,id=channel,path={self.sockets['channel']},server=on,wait=off",
@@ -261,7 +274,7 @@ class Boot:
             "-qmp", f"unix:{self.sockets['mice']},server=on,wait=off",
             "-device", "virtio-mouse-pci,id=vmouse",
             "-device", "virtio-tablet-pci,id=vtablet",
-            "-device", "virtio-rng-pci",
+            *GUEST_DEVICES,
         ]
         self.console_lines = []
         self.channel_lines = []

@@ -8,7 +8,7 @@ packages="linux-source-6.1 linux-source-6.12 qemu-system-x86 gcc g++ git make pa
 libelf-dev libssl-dev ccache sparse busybox-static libevdev-dev pkg-config
 cpio python3 gnuplot-nox gcc-multilib stress-ng
 qemu-system-gui xvfb xdotool x11-apps python3-sphinx
-python3-ply python3-git rsync spin"
+python3-ply python3-git rsync spin lava-common"
 
 missing=
 for p in $packages; do

@@ -2,15 +2,15 @@
 """Boot the debug kernel of each --version (its build folder
 build/<version>) once per fasync design, run the guest suite in
 each and the SIGIO atlas under rcu (in each with --all or --design),
-and judge them; make test's split (TEST_SPLIT) boots some kernels under
-fewer designs and without the atlas, --all every kernel under every
+and judge them (test_plan.py says which boots); make test's split
+(TEST_SPLIT) boots some kernels under fewer designs and without the atlas, --all every kernel under every
 design; with --all (make test-all) or --flavour kcsan, also boot the
 data-race (KCSAN) kernel with the suite's checks that load the node
 hardest (under rcu; every design with --all).
 
 The rcu debug boot of each kernel also runs the series' selftest
-through the kselftest runner, on some of its checks (KSELFTEST_DESIGN,
-guest.KSELFTEST_CHECKS): its uinput variants must pass, those moving
+through the kselftest runner, on some of its checks
+(test_plan.KSELFTEST_DESIGN, guest.KSELFTEST_CHECKS): its uinput variants must pass, those moving
 QEMU's mice skip without the host runner.
 
 The programs' KTAP comes over the guest channel, each after its
@@ -39,7 +39,8 @@ before the boots counts the same way: the exported series' checks (make
 check-series, build/<version>/series/ktap) and make run used as a
 person would, its window under Xvfb and its terminal on a pseudo-
 terminal (make person on the first --version, build/<version>/person/ktap),
-and the designs' spin models (make models, build/models/<bounds>/ktap);
+the designs' spin models (make models, build/models/<bounds>/ktap) and
+the LAVA jobs of the run's boots (make lava-jobs, build/lava/ktap);
 a file older than what it checked fails. Boots are named
 <version>/<configuration>.
 """
@@ -51,9 +52,10 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from guest import (BZIMAGE, DEFAULT_VERSION, DESIGNS, FLAVOURS, KSELFTEST, KSELFTEST_CHECKS,
-                   KUNIT_SUITES, QEMU_VARIANTS, SUITES, Boot, add_version_argument, boot_retrying_death, build_folder,
-                   choose_accel, kunit_cases, suite_selectable, suite_size)
+from guest import (BZIMAGE, DEFAULT_VERSION, DESIGNS, FLAVOURS, KSELFTEST, KUNIT_SUITES,
+                   QEMU_VARIANTS, SMP, SUITES, Boot, add_version_argument,
+                   boot_retrying_death, build_folder, choose_accel, kunit_cases,
+                   suite_selectable)
 from atlas_report import report_path, stale_problems
 from bad_options import BAD_OPTIONS, bad_options_problems
 from expected import deterministic_missing, load_expected, matches
@@ -65,34 +67,8 @@ from models import MODELS_DIR, PROPERTIES
 from ktap import RUN, RunnerTally, Suites, Tally, kunit_suites
 from person_test import TESTS as PERSON_TESTS
 from results import BootResult, summary, write_results
+from test_plan import NODE_SUITE, plan
 HERE = os.path.dirname(os.path.abspath(__file__))
-# every boot runs the node's suite, a whole debug boot the atlas too:
-# the debug kernel alone has the atlas's sources
-NODE_SUITE = "sigio-test"
-# the debug kernel runs the whole suite under every design, the
-# data-race kernel (KCSAN) these checks under today's design (every
-# design with --all: make test-all; make test, in CI's hour, leaves the
-# KCSAN kernel out)
-KCSAN_DESIGNS = ("rcu",)
-# the SIGIO atlas runs in the debug boot of these designs (every design
-# with --all or a --design: make test-all, make atlas-report's input);
-# its other sources go through kill_fasync() as the node's do, and make
-# test, in CI's hour, has room for one
-ATLAS_DESIGNS = ("rcu",)
-# make test's split, in CI's hour: the kernels named here boot the debug
-# kernel under these designs only (today's and the wait-queue design,
-# the two a driver can choose) and without the atlas, the others under
-# every design; --all (make test-all) boots every kernel under every
-# design, the atlas in each
-TEST_SPLIT = {"6.12": ("rcu", "waitqueue")}
-# the series' selftest runs through the kselftest runner in the whole
-# debug boot of this design on every kernel (guest.KSELFTEST_CHECKS)
-KSELFTEST_DESIGN = "rcu"
-KCSAN_CHECKS = ("fasync_churn_during_delivery", "stress_ng_beside_stream",
-                "fuzz_then_node_works", "teardown_during_delivery",
-                "pipe_teardown_during_delivery", "many_opens_one_list",
-                "info_names_on_two_devices_at_once")
-
 
 def boot_workdir(build, name):
     """A boot's folder: build/<version>/test/<name without the version>."""
@@ -262,6 +238,17 @@ def read_models(bounds):
                      inputs + [os.path.join(HERE, "models.py")])
 
 
+def read_lava_jobs(run):
+    """The LAVA jobs of this run's boots, which make lava-jobs wrote and
+    validated (lava_jobs.py): their KTAP in build/lava/, a result per
+    boot of the run (versions, every: make test-all's)."""
+    versions, every = run
+    return read_ktap(os.path.join(build_folder("lava"), "ktap"),
+                     len(plan(versions, every=every)), "make lava-jobs",
+                     [os.path.join(HERE, name) for name in ("lava_jobs.py", "test_plan.py",
+                                                            "guest.py")])
+
+
 def read_person_test(version):
     """make run as a person uses it, its window and its terminal, which
     make person ran (person_test.py): its KTAP, in build/<version>/person/ktap."""
@@ -384,7 +371,7 @@ def main():
     parser.add_argument("--design", action="append", choices=DESIGNS,
                         help="boot only this design (repeatable)")
     parser.add_argument("--timeout", type=int, default=900, help="seconds for one boot")
-    parser.add_argument("--smp", type=int, default=2)
+    parser.add_argument("--smp", type=int, default=SMP)
     parser.add_argument("--jobs", type=int, default=2, help="boots at a time")
     parser.add_argument("--only", help="run only these checks (comma-separated): sigio-test's "
                         "tests, the atlas's variants (its sources and events)")
@@ -401,56 +388,14 @@ def main():
     versions = args.version or [DEFAULT_VERSION]
 
     expected = load_expected()
-    # what this run boots: (name, kernel command line, build, tree,
-    # initramfs, suites' sizes)
-    configs, atlas_boots = [], []
     for version in versions:
-        build = build_folder(version)
-        initrd = os.path.join(build, "initramfs.cpio.gz")
         # the commit the boots ran, for reports made from their logs later
-        os.makedirs(os.path.join(build, "test"), exist_ok=True)
-        with open(os.path.join(build, "test", "revision"), "w") as f:
+        os.makedirs(os.path.join(build_folder(version), "test"), exist_ok=True)
+        with open(os.path.join(build_folder(version), "test", "revision"), "w") as f:
             f.write(subprocess.run(["git", "-C", HERE, "describe", "--always", "--dirty"],
                                    capture_output=True, text=True).stdout.strip() or "unknown")
-        # make test boots the debug kernel; the KCSAN kernel is make test-all's
-        for flavour in args.flavour or (FLAVOURS if args.all else ["debug"]):
-            tree = os.path.join(build, FLAVOURS[flavour][0])
-            # the names each suite is narrowed to; None: whole suites
-            picked = chosen if flavour == "debug" else {
-                NODE_SUITE: [c for c in KCSAN_CHECKS if only is None or c in only]}
-            if picked is not None and not any(picked.values()):
-                continue
-            if args.all:
-                designs = DESIGNS
-            elif flavour == "debug":
-                designs = TEST_SPLIT.get(version, DESIGNS)
-            else:
-                designs = KCSAN_DESIGNS
-            for design in args.design or designs:
-                # a whole debug boot runs the atlas too, under ATLAS_DESIGNS
-                # on a kernel outside TEST_SPLIT (every design with --all)
-                atlas = (picked is None
-                         and (args.all or args.design or
-                              (design in ATLAS_DESIGNS and version not in TEST_SPLIT)))
-                if picked is not None:
-                    suites = [s for s in SUITES if picked.get(s)]
-                else:
-                    suites = list(SUITES) if atlas else [NODE_SUITE]
-                if atlas and not args.all:
-                    atlas_boots.append((version, design))
-                sizes = {s: suite_size(s, picked and picked[s]) for s in suites}
-                # the kselftest runner in each kernel's whole debug boot of
-                # today's design
-                kselftest = picked is None and flavour == "debug" and design == KSELFTEST_DESIGN
-                if kselftest:
-                    sizes[KSELFTEST] = suite_size(NODE_SUITE, KSELFTEST_CHECKS)
-                name = (f"{version}/{design}" if flavour == "debug"
-                        else f"{version}/{flavour}/{design}")
-                append = " ".join(filter(None, [
-                    DESIGNS[design], FLAVOURS[flavour][1], args.append,
-                    *(f"{SUITES[s]}={','.join(picked[s])}" for s in suites if picked),
-                    kselftest and f"sigmouse_kselftest_only={','.join(KSELFTEST_CHECKS)}"]))
-                configs.append((name, append, build, tree, initrd, sizes))
+    configs = plan(versions, args.flavour, args.all, args.design, chosen, args.append)
+    atlas_boots = [(c.version, c.design) for c in configs if c.atlas and not args.all]
     # the rest belongs to a whole run
     whole = not args.flavour and not args.design and not args.only and not args.append
     first = build_folder(versions[0])
@@ -466,9 +411,9 @@ def main():
     # boots come after them, alone: beside another guest, a boot's
     # console lost a character at boot
     with ThreadPoolExecutor(args.jobs) as pool:
-        running = [(name, build, pool.submit(run_config, name, append, args, build, tree,
-                                             initrd, accel, sizes))
-                   for name, append, build, tree, initrd, sizes in configs]
+        running = [(c.name, c.build, pool.submit(run_config, c.name, c.append, args, c.build,
+                                                 c.tree, c.initrd, accel, c.sizes))
+                   for c in configs]
         try:
             for name, build, future in running:
                 lines, suites, problems, stock, died = future.result()
@@ -521,6 +466,7 @@ def main():
         # bounds or make test-all's
         bounds = "big" if args.all else "small"
         parts.append((f"models/{bounds}", "models", read_models, bounds))
+        parts.append(("lava-jobs", "lava-jobs", read_lava_jobs, (versions, args.all)))
         for name, suite, result, argument in parts:
             lines, tally, problems = result(argument)
             print("\n".join(lines), flush=True)
