@@ -13,10 +13,11 @@ a KTAP file, a result per design, property and kernel
 (<design>.<property>.<kernel>: ok when it came as expected), which
 run-tests.py counts with the boots' results (make test, make test-all).
 
-    python3 qemu-scripts/models.py [--bounds small|big] [--models DIR] [--out DIR]
+    python3 qemu-scripts/models.py [--bounds small|big] [--models DIR] [--out DIR] [--design D]
 
---models and --out: another copy of the models and another folder for
-the trails and the KTAP (make mutants' model mutants).
+--models, --out and --design: another copy of the models, another folder
+for the trails and the KTAP, and one design's models only (make
+mutants' model mutants).
 """
 
 import argparse
@@ -36,9 +37,10 @@ BUILD_DIR = os.path.join(os.environ.get("BUILD_DIR", os.path.join(REPO, "build")
 NICE = ["nice", "-n", "19"]
 
 PROPERTIES = [
-    ("no_use_after_free", "no use of a freed entry, file, owner or struct pid"),
+    ("no_use_after_free", "no use of a freed entry, file, owner, struct pid or wait queue"),
     ("only_own_owner_signalled", "no signal to a process that was never the file's owner"),
-    ("fasync_flag_matches_list", "FASYNC set exactly when the file is on the list"),
+    ("fasync_flag_matches_list", "FASYNC set exactly when the file is on the list "
+     "(or, after POLLFREE, off the freed queue, and then no wake function runs for it)"),
     ("every_subscriber_signalled", "every subscriber present across an event offered its signal"),
     ("no_deadlock", "no deadlock: every run ends with every process done"),
 ]
@@ -65,6 +67,11 @@ DESIGNS = [
     ("waitqueue", "waitqueue.pml", [], set(), "entry at the head of the poll queue"),
     ("waitqueue-tail", "waitqueue.pml", ["-DTAIL_INSERT"], {"every_subscriber_signalled"},
      "the first version: entry at the tail, behind an exclusive epoll waiter"),
+    ("waitqueue-pollfree", "waitqueue.pml", ["-DPOLLFREE"], set(),
+     "the queue freed with wake_up_pollfree() and kfree_rcu() while files are subscribed"),
+    ("waitqueue-pollfree-no-grace", "waitqueue.pml", ["-DPOLLFREE", "-DPOLLFREE_NO_GRACE"],
+     {"no_use_after_free"},
+     "the same with kfree() at once: the helper's removal locks the freed queue"),
 ]
 
 BOUNDS = {
@@ -224,6 +231,7 @@ def main():
     parser.add_argument("--bounds", choices=sorted(BOUNDS), default="small")
     parser.add_argument("--models", default=MODELS_DIR, help="the models' folder")
     parser.add_argument("--out", help="trails and KTAP (default build/models/<bounds>)")
+    parser.add_argument("--design", help="only this design's models (a model mutant's)")
     args = parser.parse_args()
     out_dir = args.out or os.path.join(BUILD_DIR, args.bounds)
     os.makedirs(out_dir, exist_ok=True)
@@ -239,6 +247,8 @@ def main():
     rows = []
     unexpected = []
     for design in DESIGNS:
+        if args.design and design[0] != args.design:
+            continue
         for kernel in KERNELS:
             try:
                 results = check_model(args.models, out_dir, args.bounds, design, kernel)

@@ -221,10 +221,12 @@ def models_copy(args, name, path):
 
 
 def judge_models(name, fields, args, models):
-    """models.py on the mutated copy: its KTAP, (verdict(), None)."""
+    """models.py on the mutated copy, the models of its Design: only:
+    their KTAP, (verdict(), None)."""
     out = os.path.join(args.build, "mutants", name, "models")
     with open(os.path.join(args.build, "mutants", name, "models.log"), "w") as log:
-        subprocess.run([sys.executable, MODELS_PY, "--models", models, "--out", out],
+        subprocess.run([sys.executable, MODELS_PY, "--models", models, "--out", out,
+                        "--design", fields["design"]],
                        stdout=log, stderr=subprocess.STDOUT)
     tally = Tally()
     if os.path.exists(os.path.join(out, "ktap")):

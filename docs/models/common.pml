@@ -12,6 +12,9 @@
  * Compile-time choices (spin -a -D...):
  *   KERNEL_612   6.12's owner lifetime; without it, 6.1's
  *   BIG          the larger bounds (scenario.pml says what they add)
+ *   POLLFREE     waitqueue.pml only: the driver frees its poll wait queue
+ *                with wake_up_pollfree() (the queue, its RCU-delayed
+ *                free, and the FASYNC promise after POLLFREE below)
  * The properties are the ltl claims at the end; one compiled model
  * checks each with "./pan -N <claim>" ("-a" for no_deadlock).
  *
@@ -197,13 +200,17 @@ inline write_unlock_irq(l)
  * of them has left. A reader that enters later does not hold it up: it
  * cannot find an object unlinked before its rcu_read_lock(). Nested
  * rcu_read_lock() (send_sigio()'s, inside kill_fasync()'s) is not
- * modelled: it ends before the outer one does.
+ * modelled: it ends before the outer one does. A process that is no
+ * event reader (reader NONE: POLLFREE's fasync_wait_helper() removal)
+ * takes bit 3 + its CPU instead, above the three readers'.
  */
 byte rcu_readers;
+#define RCU_BIT		(reader != NONE -> 1 << reader : 1 << (3 + cpu))
 
 #define CB_NONE		0
 #define CB_FREE_ENTRY	1	/* fasync_free_rcu() 6.1:933-937; kfree_rcu(fa, fa_rcu) 6.12:1160 */
 #define CB_FREE_FILE	2	/* file_free_rcu() 6.1 fs/file_table.c:46-52 */
+#define CB_FREE_QUEUE	3	/* POLLFREE: the driver's kfree_rcu() of its wait queue head */
 #define NCALLBACK	3
 byte cb_kind[NCALLBACK];
 byte cb_object[NCALLBACK];
@@ -211,16 +218,16 @@ byte cb_waits_for[NCALLBACK];	/* readers still to leave */
 
 inline rcu_read_lock()
 {
-	rcu_readers = rcu_readers | (1 << reader)
+	rcu_readers = rcu_readers | RCU_BIT
 }
 
 inline rcu_read_unlock()
 {
 	atomic {
-		rcu_readers = rcu_readers & ~(1 << reader);
-		cb_waits_for[0] = cb_waits_for[0] & ~(1 << reader);
-		cb_waits_for[1] = cb_waits_for[1] & ~(1 << reader);
-		cb_waits_for[2] = cb_waits_for[2] & ~(1 << reader)
+		rcu_readers = rcu_readers & ~RCU_BIT;
+		cb_waits_for[0] = cb_waits_for[0] & ~RCU_BIT;
+		cb_waits_for[1] = cb_waits_for[1] & ~RCU_BIT;
+		cb_waits_for[2] = cb_waits_for[2] & ~RCU_BIT
 	}
 }
 
@@ -279,6 +286,19 @@ bool pid_live[NPID];
 byte pid_refs[NPID];
 byte pid_task[NPID];		/* which process pid_task(pid, PIDTYPE_PID) finds */
 
+/*
+ * POLLFREE: the driver's poll wait queue (waitqueue.pml), allocated at
+ * the start and freed by its owner after wake_up_pollfree(). A file
+ * whose entry that wake-up took off stays subscribed, FASYNC set, off
+ * any queue: pollfree_off[f], until its unsubscription (the
+ * kernel-doc of fasync_wait_helper(), 6.1:1338-1345, 6.12:1498-1505).
+ */
+#ifdef POLLFREE
+bool queue_live;
+bool pollfree_off[NFILE];
+bool signalled_off_queue;	/* a wake function ran for a file POLLFREE had taken off */
+#endif
+
 bool file_live[NFILE];
 bool file_fasync[NFILE];	/* FASYNC in f_flags */
 bool file_f_lock[NFILE];	/* filp->f_lock */
@@ -301,6 +321,11 @@ bool signal_missed;		/* every_subscriber_signalled */
 #define USE_FILE(f)	USE_OBJECT(file_live[f], "@ USE AFTER FREE: file %d\n", f)
 #define USE_OWNER(o)	USE_OBJECT(owner_live[o], "@ USE AFTER FREE: owner (fown_struct) %d\n", o)
 #define USE_PID(p)	USE_OBJECT(pid_live[p], "@ USE AFTER FREE: struct pid %d\n", p)
+#ifdef POLLFREE
+#define USE_QUEUE()	USE_OBJECT(queue_live, "@ USE AFTER FREE: wait queue %d (the driver's)\n", 0)
+#else
+#define USE_QUEUE()	skip
+#endif
 
 /*
  * Delivery: subscribed holds the files linked (or queued) whose
@@ -573,6 +598,10 @@ inline run_callback(slot)
 	:: cb_kind[slot] == CB_FREE_FILE -> file_live[cb_object[slot]] = false;
 		owner_live[cb_object[slot]] = false;
 		STEP1("@ rcu callback: file_free_rcu(): file %d (owner inside) freed after its grace period\n", cb_object[slot])
+#ifdef POLLFREE
+	:: cb_kind[slot] == CB_FREE_QUEUE -> queue_live = false;
+		STEP("@ rcu callback: the wait queue freed after its grace period\n")
+#endif
 	fi;
 	cb_kind[slot] = CB_NONE;
 	cb_object[slot] = 0
@@ -590,18 +619,30 @@ end_idle:
 
 /* ---------- the properties ---------- */
 
-/* no use of a freed entry, file, owner or struct pid */
+/* no use of a freed entry, file, owner, struct pid or (POLLFREE) wait queue */
 ltl no_use_after_free { [] !freed_object_used }
 /* a signal reaches only a process that was, at some time, an owner of the file the entry names */
 ltl only_own_owner_signalled { [] !foreign_owner_signalled }
 /*
  * "NOTE! It is very important that the FASYNC flag always match the
  * state 'is the filp on a fasync list'" (fasync_remove_entry()'s
- * comment, 6.1:986): whenever the file's f_lock is free.
+ * comment, 6.1:986): whenever the file's f_lock is free. POLLFREE: as
+ * fasync_wait_helper()'s kernel-doc promises, a file that
+ * wake_up_pollfree() took off its queue keeps FASYNC until it
+ * unsubscribes ("still counts as subscribed"), and no wake function
+ * runs for it again.
  */
+#ifdef POLLFREE
+#define FASYNC_HELD(f)		(on_list[f] || pollfree_off[f])
+#define NO_SIGNAL_OFF_QUEUE	(!signalled_off_queue)
+#else
+#define FASYNC_HELD(f)		on_list[f]
+#define NO_SIGNAL_OFF_QUEUE	true
+#endif
 ltl fasync_flag_matches_list {
-	[] ((file_f_lock[FILE_A] || file_fasync[FILE_A] == on_list[FILE_A]) &&
-	    (file_f_lock[FILE_B] || file_fasync[FILE_B] == on_list[FILE_B]))
+	[] ((file_f_lock[FILE_A] || file_fasync[FILE_A] == FASYNC_HELD(FILE_A)) &&
+	    (file_f_lock[FILE_B] || file_fasync[FILE_B] == FASYNC_HELD(FILE_B)) &&
+	    NO_SIGNAL_OFF_QUEUE)
 }
 /* every subscriber present across a whole event is offered its signal */
 ltl every_subscriber_signalled { [] !signal_missed }
