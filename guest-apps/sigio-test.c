@@ -3743,6 +3743,48 @@ TEST_F(node, read_interrupted_waiting_for_reader)
 }
 
 /*
+ * F_SETOWN refuses what names no owner, as fcntl(2) says: a pid no
+ * process has is ESRCH (f73127356f34), and INT_MIN, the process group
+ * number that cannot be negated, EINVAL (fc3dc6747146). An owner that
+ * has died and been reaped reads back as 0 from F_GETOWN and
+ * F_GETOWN_EX (cc4a3f885e8f), not as its stale number, which a new
+ * process may take.
+ */
+TEST_F(node, owner_errors_and_dead_owner)
+{
+	struct f_owner_ex ex;
+	pid_t gone, child;
+	int status;
+
+	/* a pid just freed: pids are handed out in turn, not reused soon */
+	gone = fork();
+	ASSERT_LE(0, gone);
+	if (!gone)
+		_exit(0);
+	ASSERT_EQ(gone, waitpid(gone, &status, 0));
+	EXPECT_EQ(-1, fcntl(self->fd, F_SETOWN, gone));
+	EXPECT_EQ(ESRCH, errno);
+	EXPECT_EQ(-1, fcntl(self->fd, F_SETOWN, INT_MIN));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, fcntl(self->fd, F_GETOWN));
+
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		pause();
+		_exit(0);
+	}
+	ASSERT_EQ(0, fcntl(self->fd, F_SETOWN, child));
+	EXPECT_EQ(child, fcntl(self->fd, F_GETOWN));
+	ASSERT_EQ(0, kill(child, SIGKILL));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_EQ(0, fcntl(self->fd, F_GETOWN));
+	ASSERT_EQ(0, fcntl(self->fd, F_GETOWN_EX, &ex));
+	EXPECT_EQ(0, ex.pid);
+	EXPECT_EQ(F_OWNER_PID, (int)ex.type);
+}
+
+/*
  * The subscription belongs to the open file and is asked for the ways
  * fcntl(2) and ioctl(2) give: FIOASYNC does what O_ASYNC does; si_fd is
  * the descriptor O_ASYNC was set through, a dup of it and that

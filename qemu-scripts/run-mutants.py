@@ -67,6 +67,12 @@ from mutant_header import read_header, split_list
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MUTANTS = os.path.join(HERE, "..", "mutants")
+# the museum: fasync bugs the kernel fixed, each brought back into
+# today's tree (mutants/museum/, the same header with what the fix was,
+# "Fix:", its class, "Class:", how it comes back, "Brought back:", and
+# the kernels it applies to, "Kernels:"), and its page
+MUSEUM = os.path.join(MUTANTS, "museum")
+MUSEUM_PAGE = os.path.join(HERE, "..", "docs", "museum.md")
 LIB = os.path.join(HERE, "lib.sh")
 # the guest's suites, the KUnit suites that run at boot (a kunit
 # mutant's Checks: are case names, judged from the console) and the
@@ -344,6 +350,26 @@ def verdict(fields, tally, reports, timeout):
     return False, "every check passed, no kernel report"
 
 
+def write_museum_page(version, fields, rows):
+    """docs/museum.md from a museum run on one kernel: per fix, what it
+    fixed, how the kit brings the bug back, the check its header names
+    and what killed it in this run."""
+    lines = ["# The museum: fasync bugs the kernel fixed, brought back and caught", "",
+             "Each entry is a fix from the kernel's history taken back out of today's",
+             "tree (`mutants/museum/`, the mutants' header with the fix, its class,",
+             "how the bug comes back and the kernels it applies to), booted with the",
+             "check its header names, which must catch it. Written by",
+             f"`make museum` from its run on {version}.", "",
+             "| fix | class | brought back | check | caught in this run by |",
+             "| --- | --- | --- | --- | --- |"]
+    for name, _, (killed, what), _ in rows:
+        f = fields[name]
+        lines.append(f"| {f['fix']} | {f['class']} | {f['brought back']} | "
+                     f"{', '.join(f['checks'])} | {what if killed else 'NOT CAUGHT: ' + what} |")
+    with open(MUSEUM_PAGE, "w") as page:
+        page.write("\n".join(lines) + "\n")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     add_version_argument(parser)
@@ -352,8 +378,12 @@ def main():
     parser.add_argument("--flavour", action="append", choices=FLAVOURS,
                         help="only the mutants of this flavour of kernel (repeatable; "
                              "default: every flavour)")
+    parser.add_argument("--museum", action="store_true",
+                        help="the museum's mutants (mutants/museum/) of this kernel, and "
+                             "docs/museum.md from their run")
     parser.add_argument("mutant", nargs="*", help="names in mutants/ (default: all)")
     args = parser.parse_args()
+    folder = MUSEUM if args.museum else MUTANTS
 
     args.build = build_folder(args.version)
     initrd = os.path.join(args.build, "initramfs.cpio.gz")
@@ -363,7 +393,7 @@ def main():
     accel = choose_accel(args.build, os.path.join(args.build, FLAVOURS["debug"][0], BZIMAGE),
                          initrd)
 
-    names = args.mutant or sorted(f[:-len(".patch")] for f in os.listdir(MUTANTS)
+    names = args.mutant or sorted(f[:-len(".patch")] for f in os.listdir(folder)
                                   if f.endswith(".patch"))
     # every header read first (a bad one stops the run before any build),
     # and the kit's objects of every file a mutant patches taken before
@@ -371,8 +401,11 @@ def main():
     # other mutants patch, and its revert leaves them built with it
     mutants = []
     for name in names:
-        fields = read_mutant(os.path.join(MUTANTS, f"{name}.patch"), args.build)
-        if args.flavour and fields["flavour"] not in args.flavour:
+        fields = read_mutant(os.path.join(folder, f"{name}.patch"), args.build)
+        kernels = split_list(fields.get("kernels", args.version))
+        if args.version not in kernels:
+            print(f"# run-mutants: {name}: not run, a mutant of {', '.join(kernels)}", flush=True)
+        elif args.flavour and fields["flavour"] not in args.flavour:
             print(f"# run-mutants: {name}: not run, a {fields['flavour']} kernel mutant",
                   flush=True)
         else:
@@ -380,7 +413,7 @@ def main():
     # and every one must apply exactly before the first is built: one that
     # does not stops the run having spent nothing
     for name, fields in mutants:
-        path = os.path.join(MUTANTS, f"{name}.patch")
+        path = os.path.join(folder, f"{name}.patch")
         if fields["suite"] == SERIES:
             series_commit(args, name, path, check_only=True)
         elif fields["suite"] == MODELS:
@@ -391,14 +424,14 @@ def main():
     kit = digests({o for name, fields in mutants if fields["suite"] not in (SERIES, MODELS)
                    for o in mutated_objects(os.path.join(args.build,
                                                          FLAVOURS[fields["flavour"]][0]),
-                                            os.path.join(MUTANTS, f"{name}.patch"))})
+                                            os.path.join(folder, f"{name}.patch"))})
     # a mutant boots while the next one builds: the boot keeps less than
     # one of the two cores busy, the build's links one
     judged, built, changed = [], set(), []
     with ThreadPoolExecutor(1) as boots:
         try:
             for name, fields in mutants:
-                path = os.path.join(MUTANTS, f"{name}.patch")
+                path = os.path.join(folder, f"{name}.patch")
                 print(f"# run-mutants: {name}: {fields['breaks']}", flush=True)
                 if fields["suite"] == SERIES:
                     judged.append((name, SERIES, boots.submit(
@@ -438,6 +471,8 @@ def main():
     if changed:
         sys.exit(f"run-mutants: {', '.join(changed)} differ from the kit's after the "
                  "rebuild: the kit's kernel is not as it was")
+    if args.museum:
+        write_museum_page(args.version, dict(mutants), rows)
     survivors = [name for name, _, (killed, _), _ in rows if not killed]
     print(f"\nrun-mutants: {len(rows) - len(survivors)} of {len(rows)} mutants killed"
           + (f"; survived: {', '.join(survivors)}" if survivors else ""))
