@@ -291,7 +291,7 @@ byte pid_task[NPID];		/* which process pid_task(pid, PIDTYPE_PID) finds */
  * the start and freed by its owner after wake_up_pollfree(). A file
  * whose entry that wake-up took off stays subscribed, FASYNC set, off
  * any queue: pollfree_off[f], until its unsubscription (the
- * kernel-doc of fasync_wait_helper(), 6.1:1338-1345, 6.12:1498-1505).
+ * kernel-doc of fasync_wait_helper(), 6.1:1338-1350, 6.12:1498-1510).
  */
 #ifdef POLLFREE
 bool queue_live;

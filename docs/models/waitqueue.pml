@@ -210,10 +210,10 @@ inline driver_notify()
 }
 
 /*
- * fasync_wait_helper() 6.1:1355-1401, 6.12:1515-1561: the driver's
+ * fasync_wait_helper() 6.1:1360-1406, 6.12:1520-1566: the driver's
  * ->fasync(). Everything it changes is under the file's f_lock and the
  * queue's lock, which the wake-up holds: one step once both are taken.
- * The removal (6.1:1377-1394, 6.12:1537-1554): without POLLFREE fw->wq
+ * The removal (6.1:1382-1399, 6.12:1542-1559): without POLLFREE fw->wq
  * is set exactly while the entry is queued, and it is one step too;
  * with POLLFREE, rcu_read_lock() and smp_load_acquire(&fw->wq) are a
  * step of their own (the POLLFREE wake-up's store races with the load),
