@@ -27,7 +27,7 @@ SCRIPTS := qemu-scripts
 FULL_VERSION := 6.1
 SPLIT_VERSION := 6.12
 
-.PHONY: museum lava-jobs models help all deps kernel kcsan-kernel initramfs run person test test-one check-node check-nodes test-all test-full test-split check check-host check-kernel series check-series disasm mutants fuzz bench bench-one bench-smoke boot-deaths atlas-report kunit clean
+.PHONY: museum lava-jobs lava-run models help all deps kernel kcsan-kernel initramfs run person test test-one check-node check-nodes test-all test-full test-split check check-host check-kernel series check-series disasm mutants fuzz bench bench-one bench-smoke boot-deaths atlas-report kunit clean
 
 # plain make builds nothing: it lists the targets
 .DEFAULT_GOAL := help
@@ -66,6 +66,7 @@ help:
 	@echo '  atlas-report  docs/sigio-atlas-<version>.md from the last make test-all'"'"'s boots; seconds'
 	@echo '  lava-jobs     a LAVA job per boot of make test (ALL=1: of make test-all), validated by LAVA'"'"'s schema; seconds'
 	@echo '  museum        fasync bugs the kernel fixed, brought back into VERSION'"'"'s kernel, each caught; writes docs/museum.md'
+	@echo '  lava-run      a local LAVA server and worker (Debian'"'"'s packages, root) run the LAVA jobs; results via its API; about 3 min to set up'
 	@echo '  models        the four designs model-checked with spin (docs/models/); MODEL_BOUNDS=small (30 s) or big (2 min)'
 	@echo '  kunit         the KUnit suites with kunit.py, its own kernel; about 9 min cold, 25 s warm'
 	@echo '  clean         remove build/ (every kernel, the KVM verdict)'
@@ -268,6 +269,14 @@ lava-jobs: deps
 	@/usr/bin/python3 $(SCRIPTS)/lava_jobs.py --version $(FULL_VERSION) --version $(SPLIT_VERSION) \
 		$(if $(ALL),--all) $(if $(filter command line,$(origin DESIGN)),--design $(DESIGN)) \
 		$(if $(ARTIFACTS),--artifacts $(ARTIFACTS))
+
+# the jobs make lava-jobs wrote, run by a LAVA lab set up here from
+# Debian's lava-server and lava-dispatcher (qemu-scripts/lava-run.sh:
+# PostgreSQL, the server, scheduler and one TCG worker started by hand,
+# on loopback; torn down after), their results read back through
+# LAVA's API; not in make test (root, packages beyond its list)
+lava-run: lava-jobs
+	@sh $(SCRIPTS)/lava-run.sh run $(BUILD_DIR)/lava/*.yaml
 
 # the designs as Promela models (docs/models/), each property searched
 # exhaustively by spin within MODEL_BOUNDS (small: make test's, big: make

@@ -42,7 +42,11 @@ from test_plan import NODE_SUITE, plan
 
 OUT = build_folder("lava")
 # a result line: the name must end where the line's word does, and a
-# skipped result ("# SKIP") is none (6.1's harness names no skipped test)
+# skipped result ("# SKIP") is none (6.1's harness names no skipped test).
+# LAVA matches as the console streams in, a line perhaps half received:
+# an end pattern must see what follows the name, and a program's result
+# must begin a line (a kernel line "took 50407960 ns" holds "ok 50407960
+# ns")
 RESULT = r"(?P<result>ok|not ok) \d+ (?P<test_case_id>[\w.:-]+)(?=\s)(?! # SKIP)"
 FIXUP = {"ok": "pass", "not ok": "fail"}
 # minutes: LAVA's timeouts, a boot's whole run within the job's
@@ -75,7 +79,7 @@ def monitors(config):
     found = []
     for suite in KUNIT_SUITES:
         found.append({"name": f"kunit-{suite}", "start": f"# Subtest: {suite}",
-                      "end": rf"ok \d+ {suite}\b", "pattern": r"\]     " + RESULT,
+                      "end": rf"ok \d+ {suite}(?=\s)", "pattern": r"\]     " + RESULT,
                       "fixupdict": dict(FIXUP)})
     for suite in config.sizes:
         # the harness's programs end with their totals; the kselftest
@@ -83,7 +87,8 @@ def monitors(config):
         runner = suite == KSELFTEST
         found.append({"name": suite, "start": f"# suite: {suite}",
                       "end": r"ok \d+ selftests: " if runner else r"# Totals: pass:",
-                      "pattern": ("# " if runner else "") + RESULT, "fixupdict": dict(FIXUP)})
+                      "pattern": "\n" + ("# " if runner else "") + RESULT,
+                      "fixupdict": dict(FIXUP)})
     return found
 
 

@@ -6,8 +6,9 @@ a job with a monitor LAVA cannot name fails it. Its result pattern
 takes a check's line as a test case and a skipped check's as none, in
 both kernels' harness forms, the kselftest runner's and KUnit's, and on
 a real console of a boot with a job's command line (one serial line)
-its monitors make a case of every check that ran and of no skip; the
-checks it leaves to the local runner are the QEMU mice's.
+its monitors make a case of every check that ran and of no skip, and
+none of half a line (LAVA matches the stream as it comes); the checks it
+leaves to the local runner are the QEMU mice's.
 
 Run with Debian's python3, which has lava-common (check.sh does).
 """
@@ -59,6 +60,20 @@ class LavaJobsTest(unittest.TestCase):
         self.assertEqual(self.match(r"\]     " + result,
                                     "[    7.034149]     ok 1 fasync_test_helper_bookkeeping"),
                          ("ok", "fasync_test_helper_bookkeeping"))
+
+    def test_half_a_line(self):
+        """LAVA matches as the console streams in: an end pattern must not
+        take a case's name still arriving for its suite's, and a kernel
+        line with "took N ns" in it is no case."""
+        monitors = lava_jobs.monitors(plan(["6.1"])[0])
+        kunit = next(m for m in monitors if m["name"] == "kunit-sigmouse")
+        # "ok 5 sigmouse_test_key_frame" received as far as its suite's name
+        self.assertIsNone(re.search(kunit["end"], "[   11.5]     ok 5 sigmouse"))
+        self.assertTrue(re.search(kunit["end"], "[   11.6] ok 2 sigmouse\r\n"))
+        program = next(m for m in monitors if m["name"] == "sigio-test")
+        self.assertIsNone(re.search(program["pattern"],
+                                    "[  30.1] hrtimer: interrupt took 50407960 ns\r\n"))
+        self.assertTrue(re.search(program["pattern"], "\r\nok 3 node.read_sizes\r\n"))
 
     def test_a_real_console(self):
         """6.1's rcu boot as the job's command line made it, one serial
