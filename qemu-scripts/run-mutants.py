@@ -48,6 +48,7 @@ if any survived.
 
 import argparse
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -350,22 +351,42 @@ def verdict(fields, tally, reports, timeout):
     return False, "every check passed, no kernel report"
 
 
-def write_museum_page(version, fields, rows):
-    """docs/museum.md from a museum run on one kernel: per fix, what it
-    fixed, how the kit brings the bug back, the check its header names
-    and what killed it in this run."""
+def write_museum_page(version, rows):
+    """docs/museum.md from the museum's runs, this one on version and the
+    last on each other kernel (build/<kernel>/museum.json): per fix, what
+    it fixed, how the kit brings the bug back, the check its header names
+    and what caught it on each kernel."""
+    with open(os.path.join(build_folder(version), "museum.json"), "w") as f:
+        json.dump({name: (killed, what) for name, _, (killed, what), _ in rows}, f)
+    root = os.path.dirname(build_folder(version))
+    kernels = sorted(v for v in os.listdir(root)
+                     if os.path.exists(os.path.join(build_folder(v), "museum.json")))
+    caught = {}
+    for kernel in kernels:
+        with open(os.path.join(build_folder(kernel), "museum.json")) as f:
+            caught[kernel] = json.load(f)
     lines = ["# The museum: fasync bugs the kernel fixed, brought back and caught", "",
              "Each entry is a fix from the kernel's history taken back out of today's",
              "tree (`mutants/museum/`, the mutants' header with the fix, its class,",
              "how the bug comes back and the kernels it applies to), booted with the",
-             "check its header names, which must catch it. Written by",
-             f"`make museum` from its run on {version}.", "",
-             "| fix | class | brought back | check | caught in this run by |",
-             "| --- | --- | --- | --- | --- |"]
-    for name, _, (killed, what), _ in rows:
-        f = fields[name]
-        lines.append(f"| {f['fix']} | {f['class']} | {f['brought back']} | "
-                     f"{', '.join(f['checks'])} | {what if killed else 'NOT CAUGHT: ' + what} |")
+             "check its header names, which must catch it. Written by `make museum`",
+             f"from its last run on each kernel ({', '.join(kernels)}).", "",
+             "| entry | fix | class | brought back | check | " +
+             " | ".join(f"caught on {k}" for k in kernels) + " |",
+             "| --- | --- | --- | --- | --- |" + " --- |" * len(kernels)]
+    for name in sorted(f[:-len(".patch")] for f in os.listdir(MUSEUM) if f.endswith(".patch")):
+        fields = read_header(os.path.join(MUSEUM, f"{name}.patch"))
+        cells = []
+        for kernel in kernels:
+            if kernel not in split_list(fields["kernels"]):
+                cells.append("-")
+            elif name not in caught[kernel]:
+                cells.append("not run")
+            else:
+                killed, what = caught[kernel][name]
+                cells.append(what if killed else f"NOT CAUGHT: {what}")
+        lines.append(f"| {name} | {fields['fix']} | {fields['class']} | "
+                     f"{fields['brought back']} | {fields['checks']} | " + " | ".join(cells) + " |")
     with open(MUSEUM_PAGE, "w") as page:
         page.write("\n".join(lines) + "\n")
 
@@ -472,7 +493,7 @@ def main():
         sys.exit(f"run-mutants: {', '.join(changed)} differ from the kit's after the "
                  "rebuild: the kit's kernel is not as it was")
     if args.museum:
-        write_museum_page(args.version, dict(mutants), rows)
+        write_museum_page(args.version, rows)
     survivors = [name for name, _, (killed, _), _ in rows if not killed]
     print(f"\nrun-mutants: {len(rows) - len(survivors)} of {len(rows)} mutants killed"
           + (f"; survived: {', '.join(survivors)}" if survivors else ""))
