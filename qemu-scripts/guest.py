@@ -117,7 +117,7 @@ TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 def build_folder(version):
     """A kernel's build folder, build/<version>, in $BUILD_DIR (which
     make exports, as lib.sh reads it) else the project's build/; given
-    another name than a version (lava), that folder of the kit's."""
+    another name than a version (lava, models), that folder of the kit's."""
     return os.path.join(os.environ.get("BUILD_DIR") or os.path.join(TOP, "build"), version)
 
 

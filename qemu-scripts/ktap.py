@@ -4,6 +4,7 @@ programs' KTAP on one line, each after its "# suite: <program>"; the
 kselftest runner's, a program's KTAP nested in its own; and the KUnit
 suites' KTAP in a kernel console log."""
 
+import os
 import re
 
 RESULT = re.compile(r"^(not )?ok (\d+)\b ?(.*)$")
@@ -70,6 +71,16 @@ class Tally:
     def figure_sum(self, prefix):
         """The sum of the figures whose names start with prefix."""
         return sum(v for k, v in self.figures.items() if k.startswith(prefix))
+
+
+def read_tally(path):
+    """The Tally of a KTAP file a step wrote; empty if it wrote none."""
+    tally = Tally()
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                tally.feed(line.rstrip("\n"))
+    return tally
 
 
 class RunnerTally(Tally):

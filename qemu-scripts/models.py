@@ -28,10 +28,11 @@ import subprocess
 import sys
 import time
 
+from guest import build_folder
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODELS_DIR = os.path.join(REPO, "docs", "models")
-# (make's BUILD_DIR, as every build output)
-BUILD_DIR = os.path.join(os.environ.get("BUILD_DIR", os.path.join(REPO, "build")), "models")
+BUILD_DIR = build_folder("models")
 
 # The machine is shared with kernel builds: every tool runs at the lowest priority.
 NICE = ["nice", "-n", "19"]

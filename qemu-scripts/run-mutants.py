@@ -60,7 +60,7 @@ from guest import (BZIMAGE, DESIGNS, FLAVOURS, KUNIT_SUITES, SUITES, Boot, add_v
                    boot_retrying_death, build_folder, choose_accel, kunit_cases,
                    suite_selectable)
 from kcsan_filter import defined_functions, split_reports
-from ktap import Tally, kunit_suites
+from ktap import Tally, kunit_suites, read_tally
 from bad_options import BAD_OPTIONS, bad_options_problems
 from expected import deterministic_missing, load_expected
 from models import PROPERTIES
@@ -207,12 +207,7 @@ def judge_series(name, fields, args, commit):
         subprocess.run(["sh", CHECK_SERIES], stdout=out, stderr=subprocess.STDOUT,
                        env=dict(os.environ, SIGMOUSE_VERSION=args.version, SIGMOUSE_WALK="no",
                                 SIGMOUSE_SERIES_HEAD=commit))
-    tally = Tally()
-    if os.path.exists(ktap):
-        with open(ktap) as f:
-            for line in f:
-                tally.feed(line.rstrip("\n"))
-    return verdict(fields, tally, [], None), None
+    return verdict(fields, read_tally(ktap), [], None), None
 
 
 def models_copy(args, name, path):
@@ -235,12 +230,7 @@ def judge_models(name, fields, args, models):
         subprocess.run([sys.executable, MODELS_PY, "--models", models, "--out", out,
                         "--design", fields["design"]],
                        stdout=log, stderr=subprocess.STDOUT)
-    tally = Tally()
-    if os.path.exists(os.path.join(out, "ktap")):
-        with open(os.path.join(out, "ktap")) as f:
-            for line in f:
-                tally.feed(line.rstrip("\n"))
-    return verdict(fields, tally, [], None), None
+    return verdict(fields, read_tally(os.path.join(out, "ktap")), [], None), None
 
 
 def build(version, flavour, log, **env):
