@@ -134,7 +134,8 @@ test:
 		>$(SPLIT_LOG) 2>&1 & split=$$!; \
 	trap 'kill -TERM -$$split 2>/dev/null' EXIT INT TERM; \
 	$(MAKE) --no-print-directory -o kernel VERSION=$(FULL_VERSION) WALK=no \
-		MUTANTS="$(QUICK_MUTANTS)" test-full museum models lava-jobs person || exit; \
+		MUTANTS="$(QUICK_MUTANTS)" MUSEUM="$(QUICK_MUSEUM)" test-full museum models \
+		lava-jobs person || exit; \
 	echo "make test: $(FULL_VERSION)'s part done; $(SPLIT_VERSION)'s, from $(SPLIT_LOG):"; \
 	wait $$split; status=$$?; trap - EXIT INT TERM; cat $(SPLIT_LOG); exit $$status
 	@$(PYTHON) $(SCRIPTS)/run-tests.py \
@@ -249,7 +250,8 @@ MUTANT_FLAVOURS ?= debug
 # injection, the atlas, a race widened until a sampler meets it, the
 # permission check between users, a KUnit case, a deterministic expected
 # failure gone, the bad-options boot, a check of the exported series;
-# each kernel mutant costs a cold make test about 37 s)
+# each kernel mutant costs a cold make test about 37 s); KEEP_KERNELS=1
+# keeps each mutant's bzImage for make lava-jobs MUTANT=
 QUICK_MUTANTS := 01-no-kill-fasync 02-unkeyed-wakeup 04-hangup-poll-in \
 	05-first-subscriber-only 14-open-unchecked-alloc 17-msg-band-without-pollmsg \
 	18-info-name-after-unlock 19-sigio-perm-ignores-uids 123-put-back-overfills \
@@ -257,17 +259,21 @@ QUICK_MUTANTS := 01-no-kill-fasync 02-unkeyed-wakeup 04-hangup-poll-in \
 	160-model-rcu-reader-skips-fa-lock
 mutants: initramfs series $(if $(filter kcsan,$(MUTANT_FLAVOURS)),kcsan-kernel)
 	@$(PYTHON) $(SCRIPTS)/run-mutants.py --version $(VERSION) \
-		$(foreach f,$(MUTANT_FLAVOURS),--flavour $(f)) $(MUTANTS)
+		$(foreach f,$(MUTANT_FLAVOURS),--flavour $(f)) $(if $(KEEP_KERNELS),--keep-kernels) \
+		$(MUTANTS)
 
 # a LAVA job per boot of make test's run (ALL=1: make test-all's; DESIGN=
 # one design's), for LAVA's QEMU device type, from the boots run-tests.py
 # makes (test_plan.py), each validated with LAVA's schema from Debian's
 # lava-common (so with Debian's python3); the jobs and their KTAP in
 # build/lava/, which run-tests.py counts. ARTIFACTS=url: where a lab
-# serves build/ (default: file:// URLs of this machine's)
+# serves build/ (default: file:// URLs of this machine's); CHECK=a,b
+# narrows the boots to those checks, as make test-one; MUTANT=name adds
+# a job of a mutant make mutants KEEP_KERNELS=1 MUTANTS=name built
 lava-jobs: deps
 	@/usr/bin/python3 $(SCRIPTS)/lava_jobs.py --version $(FULL_VERSION) --version $(SPLIT_VERSION) \
 		$(if $(ALL),--all) $(if $(filter command line,$(origin DESIGN)),--design $(DESIGN)) \
+		$(if $(CHECK),--only $(CHECK)) $(foreach m,$(MUTANT),--mutant $(m)) \
 		$(if $(ARTIFACTS),--artifacts $(ARTIFACTS))
 
 # the jobs make lava-jobs wrote, run by a LAVA lab set up here from
@@ -291,8 +297,13 @@ models: deps
 # mutants, and caught by the check its header names; docs/museum.md
 # written from the last run on each kernel (make test runs it on 6.1,
 # make test-all on both)
+# MUSEUM=names: only those entries (make test's: a wrong si_code, a
+# stale pid, a wrong errno and a lock order lockdep reports, one of each
+# way an entry is caught, about 37 s each)
+QUICK_MUSEUM := d08477aa975e-sigio-si-code-ambiguous cc4a3f885e8f-f_getown-dead-owner \
+	f73127356f34-f_setown-esrch f671a691e299-f_getown-irq-lock-inversion
 museum: initramfs
-	@$(PYTHON) $(SCRIPTS)/run-mutants.py --version $(VERSION) --museum
+	@$(PYTHON) $(SCRIPTS)/run-mutants.py --version $(VERSION) --museum $(MUSEUM)
 
 # the syscall fuzzer for FUZZ_SECONDS (make test runs it for 10) under
 # every design on the debug kernel, rcu on the KCSAN kernel;

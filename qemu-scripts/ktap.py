@@ -139,3 +139,21 @@ def kunit_suites(console_lines):
         elif current:
             current.feed(line)
     return suites
+
+
+def boot_results(folder, runners=()):
+    """What a boot the kit ran wrote, read back from its folder (guest.Boot's
+    channel.log and console.log): {suite: {check: "pass" or "fail"}}, the
+    programs' suites by name (runners: the kselftest runner's), the KUnit
+    suites as "kunit-<suite>"; a skipped check is left out, and a result's
+    comment ("not ok 3 name # why") with it."""
+    suites = Suites("-", runners)
+    with open(os.path.join(folder, "channel.log"), errors="replace") as f:
+        for line in f:
+            suites.feed(line.rstrip("\n"))
+    with open(os.path.join(folder, "console.log"), errors="replace") as f:
+        kunit = kunit_suites(f)
+    tallies = {**suites.tallies, **{f"kunit-{name}": t for name, t in kunit.items()}}
+    return {suite: {name.split(" #")[0].strip(): "pass" if status == "passed" else "fail"
+                    for status, name in tally.results if status != "skipped"}
+            for suite, tally in tallies.items() if tally.results}

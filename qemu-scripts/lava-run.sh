@@ -143,7 +143,8 @@ EOF
 submit() {
     [ $# -gt 0 ] || die "submit: no job files"
     [ -s "$LAB/token" ] || die "no lab: run lava-run.sh setup first"
-    python3 "$top/qemu-scripts/lava_results.py" --url "$URL" --token-file "$LAB/token" "$@"
+    /usr/bin/python3 "$top/qemu-scripts/lava_results.py" --url "$URL" --token-file "$LAB/token" \
+        --compare "${BUILD_DIR:-$top/build}" "$@"
 }
 
 teardown() {

@@ -23,7 +23,13 @@ KTAP line per job to build/lava/ktap, which run-tests.py counts.
 
     make lava-jobs [VERSION=6.1] [DESIGN=rcu]
     lava_jobs.py --version 6.1 --version 6.12 [--all] [--design D] [--only checks]
-                 [--artifacts http://lab.example/sigmouse/build]
+                 [--mutant NAME] [--artifacts http://lab.example/sigmouse/build]
+
+A mutant's job (--mutant) boots the kernel make mutants built of it
+(run-mutants.py --keep-kernels keeps it) as make mutants booted it.
+Each job's metadata names the folder of the local runner's boot of the
+same (sigmouse.local), which lava_results.py --compare holds LAVA's
+results against.
 """
 
 import argparse
@@ -38,7 +44,7 @@ from guest import (DEFAULT_VERSION, DESIGNS, GUEST_DEVICES, KSELFTEST, KUNIT_SUI
                    QEMU_VARIANTS, SMP, SUITES, add_version_argument, build_folder,
                    kernel_command_line, suite_selectable, suite_source, suite_tests,
                    suite_variants)
-from test_plan import NODE_SUITE, plan
+from test_plan import NODE_SUITE, mutant_config, plan
 
 OUT = build_folder("lava")
 # a result line: the name must end where the line's word does, and a
@@ -116,7 +122,7 @@ def job(config, artifacts):
     command_line = kernel_command_line(
         "test", f"{config.append} sigmouse_suites={','.join(config.sizes)} "
                 "sigmouse_channel=console")
-    kernel = os.path.relpath(os.path.join(config.tree, "arch/x86/boot/bzImage"), build)
+    kernel = os.path.relpath(config.kernel, build)
     initrd = os.path.relpath(config.initrd, build)
     base = artifacts.rstrip("/") if artifacts else f"file://{build}"
     return {
@@ -129,7 +135,11 @@ def job(config, artifacts):
         "context": {"arch": "amd64", "machine": "pc", "memory": MEMORY,
                     "extra_options": ["-smp", str(SMP), *GUEST_DEVICES]},
         "metadata": {"sigmouse.boot": config.name, "sigmouse.version": config.version,
-                     "sigmouse.design": config.design, "sigmouse.flavour": config.flavour},
+                     "sigmouse.design": config.design, "sigmouse.flavour": config.flavour,
+                     # where the local runner's boot of the same keeps its
+                     # logs, under the build folder (lava_results.py --compare)
+                     "sigmouse.local": os.path.relpath(config.folder,
+                                                       os.path.dirname(build))},
         "actions": [
             {"deploy": {"to": "tmpfs", "timeout": {"minutes": DEPLOY_MINUTES},
                         "images": {
@@ -154,6 +164,10 @@ def main():
                         help="only this design's boots (repeatable)")
     parser.add_argument("--only", help="only these checks (comma-separated), as run-tests.py's")
     parser.add_argument("--artifacts", help="the URL the build folder is served at")
+    parser.add_argument("--mutant", action="append", default=[],
+                        help="also a job of this mutant's boot, as make mutants made it on the "
+                             "first --version (run-mutants.py --keep-kernels keeps its kernel; "
+                             "repeatable)")
     args = parser.parse_args()
     only = args.only.split(",") if args.only else None
     chosen = only and {suite: [n for n in only if n in suite_selectable(suite)] for suite in SUITES}
@@ -162,7 +176,9 @@ def main():
     for name in os.listdir(OUT):
         if name.endswith(".yaml"):
             os.unlink(os.path.join(OUT, name))
-    configs = plan(args.version or [DEFAULT_VERSION], None, args.all, args.design, chosen)
+    versions = args.version or [DEFAULT_VERSION]
+    configs = plan(versions, None, args.all, args.design, chosen) + [
+        mutant_config(versions[0], name) for name in args.mutant]
     lines = []
     for number, config in enumerate(configs, 1):
         document = job(config, args.artifacts)

@@ -21,17 +21,20 @@ check-node boots, with sigio-check's command line from "Sigio-check:"
 (--uinput-mouse event); the spin models' properties with "Suite:
 models", for a mutant of a model of docs/models/ (its Design: the design
 it breaks): nothing boots, models.py checks a copy of the models with
-the patch applied; a name the suite's source does not
-have stops the run), if not the debug kernel, the
-flavour of kernel ("Flavour: kcsan" for a data race only KCSAN sees), if a kernel
-report is what kills it, the text its first line holds ("Report:") and,
+the patch applied; "Suite: sigio-test, sigio-atlas" boots both
+programs, each with the checks it has, for a bug that needs what each
+does in one boot; a name no suite named has stops the run), if not the
+debug kernel, the flavour of kernel ("Flavour: kcsan" for a data race
+only KCSAN sees), if a kernel report is what kills it, the text its
+first line holds ("Report:", texts joined by " or " for a report that
+comes in several forms) and,
 if the boot needs more on its command line, that ("Append:"). Each is
 applied to that kernel's tree, built incrementally (only the touched
 file recompiles), its bzImage and the names of the project's functions
 (kcsan_filter.defined_functions) taken aside and the patch reverted,
 then booted while the next mutant builds. It is killed only by what its
 header names: a failed check of its Checks:, or a kernel report (a data
-race in stock code is none) whose first line holds its Report: text. A
+race in stock code is none) whose first line holds a Report: text. A
 timeout, a suite that did not run, another check failing or another
 report is not a kill: the mutant survives, and the table says what
 happened instead. The judge reads only what was taken aside, never
@@ -57,14 +60,15 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 from guest import (BZIMAGE, DESIGNS, FLAVOURS, KUNIT_SUITES, SUITES, Boot, add_version_argument,
-                   boot_retrying_death, build_folder, choose_accel, kunit_cases,
+                   boot_retrying_death, build_folder, choose_accel, kernel_reports, kunit_cases,
                    suite_selectable)
 from kcsan_filter import defined_functions, split_reports
-from ktap import Tally, kunit_suites, read_tally
+from ktap import PRINTK_TIME, Tally, kunit_suites, read_tally
 from bad_options import BAD_OPTIONS, bad_options_problems
 from expected import deterministic_missing, load_expected
 from models import PROPERTIES
 from mutant_header import read_header, split_list
+from test_plan import write_mutant_boot
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MUTANTS = os.path.join(HERE, "..", "mutants")
@@ -74,6 +78,12 @@ MUTANTS = os.path.join(HERE, "..", "mutants")
 # the kernels it applies to, "Kernels:"), and its page
 MUSEUM = os.path.join(MUTANTS, "museum")
 MUSEUM_PAGE = os.path.join(HERE, "..", "docs", "museum.md")
+# the fixes with no entry, each with why and what was tried
+NOT_BROUGHT_BACK = os.path.join(MUSEUM, "not-brought-back.txt")
+# the lines of a kernel report the museum's page shows
+REPORT_EXCERPT = 30
+# how a verdict names the kernel report that killed a mutant
+KERNEL_REPORT = "kernel report: "
 LIB = os.path.join(HERE, "lib.sh")
 # the guest's suites, the KUnit suites that run at boot (a kunit
 # mutant's Checks: are case names, judged from the console) and the
@@ -117,17 +127,21 @@ def read_mutant(path, tree):
     missing = {"breaks", "promises", "design", "checks"} - fields.keys()
     if fields["suite"] == SIGIO_CHECK:
         missing |= {"sigio-check"} - fields.keys()
+    suites = split_list(fields["suite"])
     if (missing or fields["design"] not in (*DESIGNS, "-") or fields["flavour"] not in FLAVOURS
-            or fields["suite"] not in MUTANT_SUITES
+            or not suites or not set(suites) <= set(MUTANT_SUITES)
+            or (len(suites) > 1 and not set(suites) <= set(SUITES))
             or (fields["design"] == "-") != (fields["suite"] == SERIES)):
         sys.exit(f"run-mutants: {path}: needs Breaks:, Promises:, Design: (one of "
                  f"{', '.join(DESIGNS)}; none with Suite: {SERIES}), Checks: and optionally "
                  f"Flavour: (one of "
-                 f"{', '.join(FLAVOURS)}), Suite: (one of {', '.join(MUTANT_SUITES)}; "
+                 f"{', '.join(FLAVOURS)}), Suite: (one of {', '.join(MUTANT_SUITES)}, or "
+                 f"several of {', '.join(SUITES)}; "
                  f"{SIGIO_CHECK} with Sigio-check:), Report: and Append: before the diff")
     fields["checks"] = split_list(fields["checks"])
-    unknown = set(fields["checks"]) - selectable(fields["suite"],
-                                                 os.path.join(tree, FLAVOURS[fields["flavour"]][0]))
+    flavour_tree = os.path.join(tree, FLAVOURS[fields["flavour"]][0])
+    unknown = set(fields["checks"]) - set().union(*(selectable(suite, flavour_tree)
+                                                    for suite in suites))
     if unknown:
         sys.exit(f"run-mutants: {path}: Checks: names what {fields['suite']} does not have: "
                  f"{', '.join(sorted(unknown))}")
@@ -281,26 +295,35 @@ def judge(name, fields, args, ours, kernel, initrd, accel):
     functions, ours, taken apart from the tree, which the next mutant is
     built in meanwhile): (verdict(), why its first boot died or None)."""
     # KUnit runs at boot, before /init: the guest then runs one quick check
-    suite, checks = ((fields["suite"], fields["checks"]) if fields["suite"] in SUITES
-                     else ("sigio-test", ["read_sizes"]))
-    checks = [c for c in checks if c != EXPECTED_FAILURES]
-    bad_options = checks == [BAD_OPTIONS_CHECK]
+    suites = split_list(fields["suite"])
+    if set(suites) <= set(SUITES):
+        # each guest suite runs the checks of Checks: it has
+        chosen = {suite: [c for c in fields["checks"] if c in selectable(suite, None)
+                          and c != EXPECTED_FAILURES] for suite in suites}
+    else:
+        chosen = {"sigio-test": ["read_sizes"]}
+    bad_options = chosen == {"sigio-test": [BAD_OPTIONS_CHECK]}
     # no kmemleak scans at the end (8 s a boot): no mutant is a leak
     if bad_options:
         run, guest = "probe", [BAD_OPTIONS]
     elif fields["suite"] == SIGIO_CHECK:
         run, guest = "check", [f'sigio_check="{fields["sigio-check"]}"']
     else:
-        run, guest = "test", [f"sigmouse_suites={suite}", f"{SUITES[suite]}={','.join(checks)}",
-                              "sigmouse_leak_scan=0"]
+        run, guest = "test", [*(f"{SUITES[suite]}={','.join(checks)}"
+                                for suite, checks in chosen.items()), "sigmouse_leak_scan=0"]
     append = " ".join(filter(None, [DESIGNS[fields["design"]], FLAVOURS[fields["flavour"]][1],
                                     fields["append"]] + guest))
+    folder = os.path.join(args.build, "mutants", name)
+    if run == "test":
+        # the boot as lava_jobs.py --mutant makes a LAVA job of it
+        write_mutant_boot(folder, fields["design"], fields["flavour"], append, chosen)
+        append += f" sigmouse_suites={','.join(chosen)}"
     boot, tally, died = boot_retrying_death(
-        lambda: Boot(os.path.join(args.build, "mutants", name), kernel, initrd,
-                     run, append=append, smp=args.smp,
+        lambda: Boot(folder, kernel, initrd, run, append=append, smp=args.smp,
                      accel=accel, timeout=args.timeout, echo_channel=False),
         Tally)
-    os.unlink(kernel)
+    if not args.keep_kernels:
+        os.unlink(kernel)
     if bad_options:
         tally = Tally()
         tally.failed = [f"{BAD_OPTIONS_CHECK}: {p}" for p in bad_options_problems(boot)]
@@ -329,16 +352,27 @@ def verdict(fields, tally, reports, timeout):
         if set(name.split(":")[0].split(".")) & set(fields["checks"]):
             return True, name
     for first_line in reports:
-        if fields["report"] and fields["report"] in first_line:
-            return True, f"kernel report: {first_line}"
+        if any(text in first_line for text in split_list(fields["report"].replace(" or ", ","))):
+            return True, f"{KERNEL_REPORT}{first_line}"
     if timeout:
         return False, timeout
     if not tally.count():
         return False, "no result: the suite did not run"
-    others = [n.split(" #")[0] for n in tally.failed] + [f"kernel report: {r}" for r in reports]
+    others = [n.split(" #")[0] for n in tally.failed] + [f"{KERNEL_REPORT}{r}" for r in reports]
     if others:
         return False, f"not by its header's checks or report: {others[0]}"
     return False, "every check passed, no kernel report"
+
+
+def report_excerpt(kernel, name, first_line):
+    """The head of the report whose first line a museum entry's boot on
+    kernel printed, its time stamps off."""
+    with open(os.path.join(build_folder(kernel), "mutants", name, "console.log"),
+              errors="replace") as f:
+        reports = [r for r in kernel_reports(f.read().splitlines()) if first_line in r[0]]
+    if not reports:
+        return [f"(the console no longer holds: {first_line})"]
+    return [PRINTK_TIME.sub("", line) for line in reports[0][:REPORT_EXCERPT]]
 
 
 def write_museum_page(version, rows):
@@ -346,8 +380,15 @@ def write_museum_page(version, rows):
     last on each other kernel (build/<kernel>/museum.json): per fix, what
     it fixed, how the kit brings the bug back, the check its header names
     and what caught it on each kernel."""
-    with open(os.path.join(build_folder(version), "museum.json"), "w") as f:
-        json.dump({name: (killed, what) for name, _, (killed, what), _ in rows}, f)
+    # each entry's last run: a run of a few (make test's) keeps the others'
+    path = os.path.join(build_folder(version), "museum.json")
+    last = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            last = json.load(f)
+    last.update({name: (killed, what) for name, _, (killed, what), _ in rows})
+    with open(path, "w") as f:
+        json.dump(last, f)
     root = os.path.dirname(build_folder(version))
     kernels = sorted(v for v in os.listdir(root)
                      if os.path.exists(os.path.join(build_folder(v), "museum.json")))
@@ -360,7 +401,7 @@ def write_museum_page(version, rows):
              "tree (`mutants/museum/`, the mutants' header with the fix, its class,",
              "how the bug comes back and the kernels it applies to), booted with the",
              "check its header names, which must catch it. Written by `make museum`",
-             f"from its last run on each kernel ({', '.join(kernels)}).", "",
+             f"from the last run of each entry on each kernel ({', '.join(kernels)}).", "",
              "| entry | fix | class | brought back | check | " +
              " | ".join(f"caught on {k}" for k in kernels) + " |",
              "| --- | --- | --- | --- | --- |" + " --- |" * len(kernels)]
@@ -377,6 +418,22 @@ def write_museum_page(version, rows):
                 cells.append(what if killed else f"NOT CAUGHT: {what}")
         lines.append(f"| {name} | {fields['fix']} | {fields['class']} | "
                      f"{fields['brought back']} | {fields['checks']} | " + " | ".join(cells) + " |")
+    lines += ["", "## The kernel's reports", "",
+              "What the kernel said where a report caught an entry, from the console of",
+              f"its boot, trimmed to the report's head ({REPORT_EXCERPT} lines at most).", ""]
+    for kernel in kernels:
+        for name, (killed, what) in sorted(caught[kernel].items()):
+            if killed and what.startswith(KERNEL_REPORT):
+                lines += [f"### {name} on {kernel}", "", "```",
+                          *report_excerpt(kernel, name, what[len(KERNEL_REPORT):]), "```", ""]
+    lines += ["## Not brought back", "",
+              "The fixes the museum has no entry for, and why (`mutants/museum/"
+              f"{os.path.basename(NOT_BROUGHT_BACK)}`).", "",
+              "| fix | class | kernels | why not | what was tried |", "| --- | --- | --- | --- | --- |"]
+    with open(NOT_BROUGHT_BACK) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                lines.append("| " + " | ".join(c.strip() for c in line.split(" | ")) + " |")
     with open(MUSEUM_PAGE, "w") as page:
         page.write("\n".join(lines) + "\n")
 
@@ -392,6 +449,9 @@ def main():
     parser.add_argument("--museum", action="store_true",
                         help="the museum's mutants (mutants/museum/) of this kernel, and "
                              "docs/museum.md from their run")
+    parser.add_argument("--keep-kernels", action="store_true",
+                        help="keep each mutant's bzImage in build/<version>/mutants/<name>/ "
+                             "beside boot.json, for lava_jobs.py --mutant")
     parser.add_argument("mutant", nargs="*", help="names in mutants/ (default: all)")
     args = parser.parse_args()
     folder = MUSEUM if args.museum else MUTANTS

@@ -67,13 +67,8 @@ from models import MODELS_DIR, PROPERTIES
 from ktap import RUN, RunnerTally, Suites, Tally, kunit_suites
 from person_test import TESTS as PERSON_TESTS
 from results import BootResult, summary, write_results
-from test_plan import NODE_SUITE, plan
+from test_plan import NODE_SUITE, boot_folder, plan
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-def boot_workdir(build, name):
-    """A boot's folder: build/<version>/test/<name without the version>."""
-    return os.path.join(build, "test", name.split("/", 1)[1])
-
 
 def run_config(name, append, args, build, tree, initrd, accel, sizes):
     """Boot once (twice if the first guest died before its init wrote a
@@ -82,7 +77,7 @@ def run_config(name, append, args, build, tree, initrd, accel, sizes):
     the stock code's data races, why the first boot died or None). Boots
     run side by side, so the guest's lines come back to be shown when it
     has ended."""
-    workdir = boot_workdir(build, name)
+    workdir = boot_folder(build, name)
     heading = (f"# run-tests: {name}: booted ({accel}, {args.smp} vCPUs) with "
                f"'{append or 'defaults'}'; console in {workdir}/console.log")
     boot, suites, died = boot_retrying_death(
@@ -421,7 +416,7 @@ def main():
                 for report in stock:
                     print(f"# run-tests: {name}: data race in stock code, listed, not failed: "
                           f"{report[0]}")
-                xfail, fresh = judge(name, problems, expected, boot_workdir(build, name),
+                xfail, fresh = judge(name, problems, expected, boot_folder(build, name),
                                      whole_boot=only is None)
                 results.append(BootResult(
                     name, [(suite, tally, "" if suite == NODE_SUITE else f"{suite}: ")

@@ -8,19 +8,25 @@ both kernels' harness forms, the kselftest runner's and KUnit's, and on
 a real console of a boot with a job's command line (one serial line)
 its monitors make a case of every check that ran and of no skip, and
 none of half a line (LAVA matches the stream as it comes); the checks it
-leaves to the local runner are the QEMU mice's.
+leaves to the local runner are the QEMU mice's. lava_results.py's
+comparison finds no difference where LAVA's cases say what a local
+boot's logs say, and finds each planted one: another result, a check
+LAVA has no case of, a case the local boot has no result of.
 
 Run with Debian's python3, which has lava-common (check.sh does).
 """
 
 import os
 import re
+import tempfile
 import unittest
 
 from lava_common.schemas import validate
 from voluptuous import Invalid
 
 import lava_jobs
+from lava_results import differences
+from ktap import boot_results
 from test_plan import plan
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -96,6 +102,53 @@ class LavaJobsTest(unittest.TestCase):
         self.assertEqual(len(local), 16)
         self.assertIn("virtio_unplug.unplug_then_replug", local)
         self.assertFalse([c for c in local if ".uinput." in c or c.startswith("node.")])
+
+
+
+class CompareTest(unittest.TestCase):
+    """A local boot's folder as guest.Boot writes it, the channel's KTAP
+    and the console's KUnit, held against LAVA's cases of the same."""
+
+    CHANNEL = ["# suite: sigio-test", "TAP version 13", "1..4",
+               "ok 1 source.uinput.plain_sigio",
+               "ok 2 source.ps2.plain_sigio",
+               "not ok 3 node.setown_ex_thread # the thread got no SIGIO",
+               "#  RUN           node.read_sizes ...",
+               "ok 4 # SKIP no uinput"]
+    CONSOLE = ["[   13.191378]     # Subtest: fasync", "[   13.191400]     1..1",
+               "[   13.200000]     ok 1 fasync_test_helper_bookkeeping",
+               "[   13.300000] ok 1 fasync"]
+    LOCAL_ONLY = {"sigio-test: source.ps2.plain_sigio"}
+
+    def setUp(self):
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        for name, lines in (("channel.log", self.CHANNEL), ("console.log", self.CONSOLE)):
+            with open(os.path.join(folder.name, name), "w") as f:
+                f.write("\n".join(lines) + "\n")
+        self.local = boot_results(folder.name)
+        self.lava = {"sigio-test": {"source_uinput_plain_sigio": "pass",
+                                    "node_setown_ex_thread": "fail"},
+                     "kunit-fasync": {"fasync_test_helper_bookkeeping": "pass"}}
+
+    def test_the_local_boot_read_back(self):
+        self.assertEqual(self.local, {
+            "sigio-test": {"source.uinput.plain_sigio": "pass", "source.ps2.plain_sigio": "pass",
+                           "node.setown_ex_thread": "fail"},
+            "kunit-fasync": {"fasync_test_helper_bookkeeping": "pass"}})
+
+    def test_the_same_results_agree(self):
+        self.assertEqual(differences(self.local, self.lava, self.LOCAL_ONLY), [])
+
+    def test_each_difference_is_found(self):
+        self.lava["sigio-test"]["node_setown_ex_thread"] = "pass"
+        del self.lava["kunit-fasync"]["fasync_test_helper_bookkeeping"]
+        self.lava["sigio-test"]["node_read_sizes"] = "pass"
+        self.assertEqual(differences(self.local, self.lava, self.LOCAL_ONLY), [
+            ("kunit-fasync", "fasync_test_helper_bookkeeping", "pass", "none"),
+            ("sigio-test", "node_read_sizes", "none", "pass"),
+            ("sigio-test", "node.setown_ex_thread", "fail", "pass")])
+        self.assertEqual(len(differences(self.local, self.lava, set())), 4)
 
 
 if __name__ == "__main__":

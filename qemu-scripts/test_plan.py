@@ -3,15 +3,21 @@
 kit's own (run-tests.py) and the LAVA jobs it writes (lava_jobs.py).
 A Config is one boot: its name (<version>/<design>, or
 <version>/<flavour>/<design>), the kernel command line's part that
-chooses the design, flavour and checks, the build folder, kernel tree
-and initramfs, and the suites it runs with the results each must give.
+chooses the design, flavour and checks, the build folder, kernel tree,
+kernel image and initramfs, the suites it runs with the results each
+must give, and the folder its logs go to (boot_folder()).
 """
 
+import json
 import os
 from collections import namedtuple
 
-from guest import (DESIGNS, FLAVOURS, KSELFTEST, KSELFTEST_CHECKS, SUITES, build_folder,
+from guest import (BZIMAGE, DESIGNS, FLAVOURS, KSELFTEST, KSELFTEST_CHECKS, SUITES, build_folder,
                    suite_size)
+
+# a mutant's boot (make mutants): its folder keeps the mutant's bzImage
+# (run-mutants.py --keep-kernels) and its description, this file
+MUTANT_BOOT = "boot.json"
 
 # every boot runs the node's suite, a whole debug boot the atlas too:
 # the debug kernel alone has the atlas's sources
@@ -40,7 +46,13 @@ KCSAN_CHECKS = ("fasync_churn_during_delivery", "stress_ng_beside_stream",
                 "pipe_teardown_during_delivery", "many_opens_one_list",
                 "info_names_on_two_devices_at_once")
 
-Config = namedtuple("Config", "name append build tree initrd sizes version flavour design atlas")
+Config = namedtuple("Config", "name append build tree kernel initrd sizes version flavour design "
+                               "atlas folder")
+
+
+def boot_folder(build, name):
+    """A boot's folder: build/<version>/test/<name without the version>."""
+    return os.path.join(build, "test", name.split("/", 1)[1])
 
 
 def plan(versions, flavours=None, every=False, designs=None, chosen=None, append=""):
@@ -90,6 +102,34 @@ def plan(versions, flavours=None, every=False, designs=None, chosen=None, append
                     DESIGNS[design], FLAVOURS[flavour][1], append,
                     *(f"{SUITES[s]}={','.join(picked[s])}" for s in suites if picked),
                     kselftest and f"sigmouse_kselftest_only={','.join(KSELFTEST_CHECKS)}"]))
-                configs.append(Config(name, command_line, build, tree, initrd, sizes,
-                                      version, flavour, design, atlas))
+                configs.append(Config(name, command_line, build, tree,
+                                      os.path.join(tree, BZIMAGE), initrd, sizes, version,
+                                      flavour, design, atlas, boot_folder(build, name)))
     return configs
+
+
+def write_mutant_boot(folder, design, flavour, append, chosen):
+    """Write down the boot run-mutants.py makes of a mutant: its command
+    line's part (append) runs the checks chosen names ({suite: checks})."""
+    with open(os.path.join(folder, MUTANT_BOOT), "w") as f:
+        json.dump({"design": design, "flavour": flavour, "append": append, "chosen": chosen},
+                  f, indent=1)
+
+
+def mutant_config(version, name):
+    """The boot make mutants made of mutant name on version, as a Config
+    (its kernel the bzImage run-mutants.py --keep-kernels kept)."""
+    build = build_folder(version)
+    folder = os.path.join(build, "mutants", name)
+    path = os.path.join(folder, MUTANT_BOOT)
+    if not os.path.exists(os.path.join(folder, "bzImage")):
+        raise SystemExit(f"test_plan: no kernel of mutant {name} in {folder}: run "
+                         f"run-mutants.py --version {version} --keep-kernels {name} first")
+    with open(path) as f:
+        boot = json.load(f)
+    return Config(f"{version}/mutant-{name}", boot["append"], build,
+                  os.path.join(build, FLAVOURS[boot["flavour"]][0]),
+                  os.path.join(folder, "bzImage"), os.path.join(build, "initramfs.cpio.gz"),
+                  {suite: suite_size(suite, checks) for suite, checks in boot["chosen"].items()},
+                  version,
+                  boot["flavour"], boot["design"], False, folder)
