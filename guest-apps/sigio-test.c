@@ -2474,6 +2474,7 @@ struct churn {
 	long opens;		/* opened, subscribed, closed subscribed */
 	long owner_changes;	/* F_SETOWN/F_SETOWN_EX while signals fly */
 	long forks;		/* children that subscribed and exited */
+	long signal_changes;	/* F_SETSIG between a real-time signal and SIGIO */
 	long signals;		/* churners' signals taken */
 	long errors;		/* calls that failed */
 	struct delivery owner;	/* the owner changer's subscription */
@@ -2482,6 +2483,7 @@ struct churn {
 /* the churners' own signals, so the subscribers that stay count exactly */
 #define SIG_CHURN	(SIGRTMIN + 2)
 #define SIG_OWNER	(SIGRTMIN + 3)
+#define SIG_SETSIG	(SIGRTMIN + 4)
 #define CHURN_TOGGLES	100000
 /* and at least as many packets meet them */
 #define CHURN_PACKETS	2000
@@ -2578,6 +2580,48 @@ static void *churn_fork(void *arg)
 }
 
 /*
+ * A subscriber, this thread its owner, whose signal F_SETSIG moves between
+ * a real-time signal and plain SIGIO (0) while packets arrive: each signal
+ * that comes is whole, the real-time one with its own number, POLL_IN and
+ * this file's fd, whichever F_SETSIG the kernel read first. The kernel
+ * reads the number once per signal (send_sigio_to_task()'s READ_ONCE()):
+ * read again, a change between the reads sends one signal with another's
+ * number in its info, a race KCSAN's kernel sees (museum 8eeee4e2f04f).
+ */
+static void *churn_signal(void *arg)
+{
+	struct churn *c = arg;
+	struct f_owner_ex thread = { F_OWNER_TID, syscall(SYS_gettid) };
+	struct timespec zero = { 0, 0 };
+	int fd = open(c->node, O_RDONLY | O_NONBLOCK), turn = 0, sig;
+	struct delivery d = { 0 };
+	sigset_t set;
+	siginfo_t si;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIG_SETSIG);
+	sigaddset(&set, SIGIO);
+	if (fd < 0 || subscribe(fd, SIG_SETSIG, getpid()) || fcntl(fd, F_SETOWN_EX, &thread))
+		churn_add(&c->errors);
+	churn_ready(c);
+	while (fd >= 0 && !c->stop) {
+		if (fcntl(fd, F_SETSIG, turn++ % 2 ? 0 : SIG_SETSIG))
+			churn_add(&c->errors);
+		churn_add(&c->signal_changes);
+		while ((sig = sigtimedwait(&set, &si, &zero)) > 0) {
+			if (si.si_signo != sig || (sig == SIG_SETSIG &&
+						   (si.si_code != POLL_IN || si.si_fd != fd)))
+				churn_add(&c->errors);
+			churn_add(&c->signals);
+		}
+		read_packets(fd, &d);
+	}
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+/*
  * A subscriber that stays while its owner moves between the process and
  * this thread: wherever it points, this thread takes the signal, so it
  * gets exactly one per packet.
@@ -2637,7 +2681,8 @@ static void *churn_owner(void *arg)
 TEST_F_TIMEOUT(node, fasync_churn_during_delivery, CHURN_SECONDS + 120)
 {
 	void *(*churners[])(void *) = { churn_toggle, churn_toggle, churn_toggle,
-					churn_toggle, churn_open, churn_fork, churn_owner };
+					churn_toggle, churn_open, churn_fork, churn_owner,
+					churn_signal };
 	enum { CHURNERS = ARRAY_SIZE(churners) };
 	struct churn c = { .node = self->src.node };
 	long long started = now_ms();
@@ -2649,6 +2694,8 @@ TEST_F_TIMEOUT(node, fasync_churn_during_delivery, CHURN_SECONDS + 120)
 
 	block_signal(SIG_CHURN);
 	block_signal(SIG_OWNER);
+	block_signal(SIG_SETSIG);
+	block_signal(SIGIO);
 	ASSERT_EQ(0, subscribe(self->fd, SIG_RT, getpid()));
 	for (i = 0; i < CHURNERS; i++)
 		ASSERT_EQ(0, pthread_create(&threads[i], NULL, churners[i], &c));
@@ -2670,6 +2717,7 @@ TEST_F_TIMEOUT(node, fasync_churn_during_delivery, CHURN_SECONDS + 120)
 	printf("# figure: churn.opens %ld\n", c.opens);
 	printf("# figure: churn.owner_changes %ld\n", c.owner_changes);
 	printf("# figure: churn.forks %ld\n", c.forks);
+	printf("# figure: churn.signal_changes %ld\n", c.signal_changes);
 	printf("# figure: churn.signals %ld\n", c.signals + d.signals + c.owner.signals);
 	/* packets a subscriber that stayed neither read nor saw counted as dropped */
 	printf("# figure: lost.churn %ld\n",
@@ -2681,6 +2729,7 @@ TEST_F_TIMEOUT(node, fasync_churn_during_delivery, CHURN_SECONDS + 120)
 	EXPECT_LT(0, c.opens);
 	EXPECT_LT(0, c.forks);
 	EXPECT_LT(0, c.owner_changes);
+	EXPECT_LT(0, c.signal_changes);
 	EXPECT_LT(0, c.signals);
 	EXPECT_EQ(sent, d.packets);
 	EXPECT_EQ(sent, d.signals);
