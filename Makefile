@@ -296,13 +296,13 @@ models: deps
 # taken back out of VERSION's debug kernel, as make mutants runs its
 # mutants, and caught by the check its header names; docs/museum.md
 # written from the last run of each entry on each kernel (make test runs
-# some on 6.1, make test-all all on both). All of them need the KCSAN
-# kernel too, for the data race; MUSEUM=names runs only those (make
-# test's: a wrong si_code, a stale pid, a wrong errno and a lock order
-# lockdep reports, one of each way an entry is caught, about 37 s each)
+# some on 6.1, make test-all all on both). MUSEUM=names runs only those
+# (make test's: a wrong si_code, a stale pid, a wrong errno and a lock
+# order lockdep reports, one of each way an entry is caught, about 37 s
+# each)
 QUICK_MUSEUM := d08477aa975e-sigio-si-code-ambiguous cc4a3f885e8f-f_getown-dead-owner \
 	f73127356f34-f_setown-esrch f671a691e299-f_getown-irq-lock-inversion
-museum: initramfs $(if $(MUSEUM),,kcsan-kernel)
+museum: initramfs
 	@$(PYTHON) $(SCRIPTS)/run-mutants.py --version $(VERSION) --museum $(MUSEUM)
 
 # the syscall fuzzer for FUZZ_SECONDS (make test runs it for 10) under

@@ -84,6 +84,8 @@ NOT_BROUGHT_BACK = os.path.join(MUSEUM, "not-brought-back.txt")
 REPORT_EXCERPT = 30
 # how a verdict names the kernel report that killed a mutant
 KERNEL_REPORT = "kernel report: "
+# init's switch for the kmemleak scans after the suites
+LEAK_SCAN = "sigmouse_leak_scan"
 LIB = os.path.join(HERE, "lib.sh")
 # the guest's suites, the KUnit suites that run at boot (a kunit
 # mutant's Checks: are case names, judged from the console) and the
@@ -303,14 +305,17 @@ def judge(name, fields, args, ours, kernel, initrd, accel):
     else:
         chosen = {"sigio-test": ["read_sizes"]}
     bad_options = chosen == {"sigio-test": [BAD_OPTIONS_CHECK]}
-    # no kmemleak scans at the end (8 s a boot): no mutant is a leak
+    # no kmemleak scans at the end (8 s a boot) unless the header's
+    # Append: asks for them (sigmouse_leak_scan=1): a leak's mutant
     if bad_options:
         run, guest = "probe", [BAD_OPTIONS]
     elif fields["suite"] == SIGIO_CHECK:
         run, guest = "check", [f'sigio_check="{fields["sigio-check"]}"']
     else:
         run, guest = "test", [*(f"{SUITES[suite]}={','.join(checks)}"
-                                for suite, checks in chosen.items()), "sigmouse_leak_scan=0"]
+                                for suite, checks in chosen.items())]
+        if LEAK_SCAN not in fields["append"]:
+            guest.append(f"{LEAK_SCAN}=0")
     append = " ".join(filter(None, [DESIGNS[fields["design"]], FLAVOURS[fields["flavour"]][1],
                                     fields["append"]] + guest))
     folder = os.path.join(args.build, "mutants", name)
