@@ -23,7 +23,7 @@
 set -eu
 
 . "$(dirname "$0")/lib.sh"
-LAB=${LAVA_LAB:-${BUILD_DIR:-$top/build}/lava-lab}
+LAB=${LAVA_LAB:-$builds/lava-lab}
 PORT=${LAVA_PORT:-18080}
 URL=http://127.0.0.1:$PORT
 WORKER=${LAVA_WORKER:-sigmouse-worker}
@@ -144,7 +144,7 @@ submit() {
     [ $# -gt 0 ] || die "submit: no job files"
     [ -s "$LAB/token" ] || die "no lab: run lava-run.sh setup first"
     /usr/bin/python3 "$top/qemu-scripts/lava_results.py" --url "$URL" --token-file "$LAB/token" \
-        --compare "${BUILD_DIR:-$top/build}" "$@"
+        --compare "$builds" "$@"
 }
 
 teardown() {

@@ -102,6 +102,10 @@ def main():
     with open(args.token_file) as f:
         api = Api(args.url, f.read().strip())
 
+    if args.compare:
+        with open(os.path.join(args.compare, "lava", "local-only.txt")) as f:
+            local_only = set(f.read().splitlines())
+
     submitted = []
     for path in args.jobs:
         with open(path) as f:
@@ -161,8 +165,6 @@ def main():
                     skipped += 1
         if args.compare and job:
             folder = os.path.join(args.compare, job_metadata(path)["sigmouse.local"])
-            with open(os.path.join(args.compare, "lava", "local-only.txt")) as f:
-                local_only = set(f.read().splitlines())
             if not os.path.exists(os.path.join(folder, "channel.log")):
                 print(f"## not compared: the local runner has no boot in {folder}")
                 continue

@@ -16,7 +16,9 @@ case $version in
 6.1|6.12) ;;
 *) echo "VERSION must be 6.1 or 6.12, not $version" >&2; exit 1 ;;
 esac
-build=${BUILD_DIR:-$top/build}/$version
+# every kernel's builds, and the LAVA lab's and jobs' folders
+builds=${BUILD_DIR:-$top/build}
+build=$builds/$version
 patches=$top/patches/$version
 # four flavours of kernel from each source (SIGMOUSE_FLAVOUR): "debug"
 # (the debug kernel every suite
