@@ -398,11 +398,12 @@ kunit: series
 # how often a guest dies while its kernel patches its own text, under
 # multi- and single-threaded TCG: BOOTS boots of each, the fasync
 # tracepoint switched under a pipe flood for TEXT_POKE_SECONDS (20),
-# and plain boots
+# and plain boots; WORKLOAD="..." picks others (boot-deaths.py's list)
 BOOTS ?= 20
 boot-deaths: initramfs
 	@$(PYTHON) $(SCRIPTS)/boot-deaths.py --version $(VERSION) --boots $(BOOTS) \
-		$(if $(TEXT_POKE_SECONDS),--text-poke-seconds $(TEXT_POKE_SECONDS))
+		$(if $(TEXT_POKE_SECONDS),--text-poke-seconds $(TEXT_POKE_SECONDS)) \
+		$(foreach w,$(WORKLOAD),--workload $(w))
 
 # docs/sigio-atlas-<version>.md from the atlas's results in the last
 # make test-all's boots (build/<version>/test/<design>/channel.log);

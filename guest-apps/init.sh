@@ -19,6 +19,13 @@ mkdir -p /dev/pts
 mount -t devpts devpts /dev/pts
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tracefs tracefs /sys/kernel/tracing
+# Enabling a trace event while tracefs records task names also hooks the
+# scheduler's sched_switch and sched_wakeup tracepoints, and under QEMU's
+# multi-threaded TCG a jump label patched while another vCPU runs it can
+# kill the guest (docs/findings/int3-tracepoint-switched-under-load.txt,
+# make boot-deaths' wakeups workloads): the checks that trace switch
+# only their own events
+echo 0 >/sys/kernel/tracing/options/record-cmd
 
 # The programs' output and their requests to the host runner go over the
 # second serial line. sigmouse_channel=console (a LAVA job: one serial

@@ -18,7 +18,12 @@ in turn, where no vCPU runs while another writes code).
 
 Workloads: "churn" runs text-poke-churn (the fasync tracepoint switched
 on and off for --text-poke-seconds while every other vCPU floods a subscribed
-pipe), "boot" only boots to /init and powers off. Each boot is judged
+pipe), "boot" only boots to /init and powers off. The two "wakeups"
+workloads switch the same tracepoint while the other vCPUs wake each
+other through semaphores and never call kill_fasync(), with tracefs's
+recording of task names on (the kernel's default: enabling an event
+then hooks the scheduler's wake-up tracepoints too) or off (as init
+sets it). Each boot is judged
 dead when the kernel reported anything or the guest never reached the
 end of its init. The table gives, per mode and workload, the boots, the
 deaths and their rate with a 95 % Wilson interval (the boot is the
@@ -36,9 +41,11 @@ from guest import BZIMAGE, FLAVOURS, Boot, add_version_argument, build_folder
 # mode -> QEMU's -accel value
 MODES = {"multi": "tcg,thread=multi", "single": "tcg,thread=single"}
 # workload -> (init's sigmouse_run, the command line's rest)
+CHURN = "sigmouse_suites=text-poke-churn sigmouse_leak_scan=0 TEXT_POKE_SECONDS={seconds}"
 WORKLOADS = {
-    "churn": ("test", "sigmouse_suites=text-poke-churn sigmouse_leak_scan=0 "
-                      "TEXT_POKE_SECONDS={seconds}"),
+    "churn": ("test", CHURN),
+    "wakeups-record-cmd-on": ("test", CHURN + " TEXT_POKE_LOAD=ping-pong TEXT_POKE_RECORD_CMD=1"),
+    "wakeups-record-cmd-off": ("test", CHURN + " TEXT_POKE_LOAD=ping-pong TEXT_POKE_RECORD_CMD=0"),
     "boot": ("probe", ""),
 }
 
@@ -88,7 +95,7 @@ def main():
     kernel = args.bzimage or os.path.join(args.build, FLAVOURS["debug"][0], BZIMAGE)
     initrd = os.path.join(args.build, "initramfs.cpio.gz")
     args.out = os.path.join(args.build, "boot-deaths")
-    plan = [(mode, workload, n) for workload in args.workload or WORKLOADS
+    plan = [(mode, workload, n) for workload in args.workload or ("churn", "boot")
             for mode in args.mode or MODES for n in range(1, args.boots + 1)]
 
     deaths = {}
