@@ -12,6 +12,7 @@
 #include <grp.h>
 #include <limits.h>
 #include <linux/input.h>
+#include <linux/landlock.h>
 #include <linux/types.h>
 #include <linux/uinput.h>
 #include <linux/userfaultfd.h>
@@ -28,11 +29,13 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -2059,6 +2062,153 @@ TEST_F(node, fault_in_owner_calls_leave_no_owner)
 	fail_nth_close(&f, "owner");
 	/* dnotify's and the lease's allocations at least */
 	EXPECT_LT(0, f.injected);
+}
+
+/*
+ * Landlock's signal scoping (Linux 6.12, its ABI 6): a file's owner
+ * set from inside a sandbox carries the sandbox, and its SIGIO reaches
+ * no process outside it. Before 6.12 (a lower ABI or no Landlock) there
+ * is nothing to check; from 6.12 on, a kernel without it lacks what the
+ * selftest's config asks for.
+ */
+#define LANDLOCK_SIGNAL_SCOPE_ABI	6
+#define LANDLOCK_SCOPE_SIGNAL_BIT	2ULL	/* LANDLOCK_SCOPE_SIGNAL: 1 << 1 */
+
+static int landlock_abi(void)
+{
+	return syscall(__NR_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+}
+
+static bool kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int got_major = 0, got_minor = 0;
+
+	return !uname(&u) && sscanf(u.release, "%d.%d", &got_major, &got_minor) == 2 &&
+	       (got_major > major || (got_major == major && got_minor >= minor));
+}
+
+/*
+ * fcntl(fd, cmd, arg) in a child sandboxed with the signal scope alone
+ * (the attribute's 6.12 layout: no access rights handled). Returns the
+ * child, which writes fcntl's result (0, or its errno) to *result's pipe
+ * and then waits to be let go (sandbox_let_go()): a dnotify request
+ * lasts only as long as its process's descriptor table.
+ */
+struct sandbox {
+	pid_t pid;
+	int result[2], stay[2];
+};
+
+static int sandbox_fcntl(struct sandbox *box, int fd, int cmd, long arg)
+{
+	struct { __u64 handled_access_fs, handled_access_net, scoped; } attr = {
+		.scoped = LANDLOCK_SCOPE_SIGNAL_BIT,
+	};
+	int ruleset, err = 0;
+	char byte;
+
+	if (pipe(box->result) || pipe(box->stay))
+		return -1;
+	box->pid = fork();
+	if (box->pid < 0)
+		return -1;
+	if (box->pid)
+		return read(box->result[0], &err, sizeof(err)) == sizeof(err) ? err : -1;
+	ruleset = syscall(__NR_landlock_create_ruleset, &attr, sizeof(attr), 0);
+	if (ruleset < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    syscall(__NR_landlock_restrict_self, ruleset, 0))
+		err = errno;
+	else if (fcntl(fd, cmd, arg))
+		err = errno;
+	close(box->stay[1]);
+	if (write(box->result[1], &err, sizeof(err)) != sizeof(err))
+		_exit(1);
+	/* until the parent closes its end */
+	while (read(box->stay[0], &byte, 1) > 0)
+		;
+	_exit(0);
+}
+
+static int sandbox_let_go(struct sandbox *box)
+{
+	int status;
+
+	close(box->stay[1]);
+	close(box->stay[0]);
+	close(box->result[0]);
+	close(box->result[1]);
+	return waitpid(box->pid, &status, 0) == box->pid && WIFEXITED(status) ?
+	       WEXITSTATUS(status) : -1;
+}
+
+/* SIG_RT signals queued for a file created in dir now, with si_fd fd */
+static int signals_at_create(const char *dir, const char *name, int fd)
+{
+	struct timespec now = { 0, 0 };
+	char path[PATH_MAX];
+	sigset_t set;
+	siginfo_t si;
+	int n = 0, file;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	file = open(path, O_WRONLY | O_CREAT, 0600);
+	if (file < 0)
+		return -1;
+	close(file);
+	sigemptyset(&set);
+	sigaddset(&set, SIG_RT);
+	/* dnotify signals within the creating call: queued on its return */
+	while (sigtimedwait(&set, &si, &now) == SIG_RT)
+		n += si.si_fd == fd;
+	unlink(path);
+	return n;
+}
+
+/*
+ * An owner's record of who set it changes only with the owner. A
+ * sandboxed process that sets a directory's owner to its parent stops
+ * the parent's dnotify signals (the scope at work: the negative
+ * control); once the parent sets itself again they come; and a
+ * sandboxed process's F_NOTIFY on the same directory, which leaves the
+ * owner as it was, must leave them coming (museum 26f204380a3c: the
+ * hook called even when the owner was kept).
+ */
+TEST_F(node, sandboxed_notify_keeps_owner)
+{
+	char dir[] = "/tmp/sigmouse-scope.XXXXXX";
+	struct sandbox box;
+	int abi = landlock_abi(), fd;
+
+	if (abi < LANDLOCK_SIGNAL_SCOPE_ABI) {
+		/* what the selftest's config asks for, the kit's 6.12 has */
+		if (kernel_at_least(6, 12))
+			ASSERT_LE(LANDLOCK_SIGNAL_SCOPE_ABI, abi)
+				TH_LOG("needs CONFIG_SECURITY_LANDLOCK, landlock in lsm=");
+		SKIP(return, "Landlock's signal scope came in 6.12 (this kernel's ABI: %d)", abi);
+	}
+	ASSERT_TRUE(!mkdir("/tmp", 01777) || errno == EEXIST);
+	ASSERT_NE(NULL, mkdtemp(dir));
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fcntl(fd, F_SETSIG, SIG_RT));
+	ASSERT_EQ(0, fcntl(fd, F_NOTIFY, DN_CREATE | DN_MULTISHOT));
+	EXPECT_EQ(1, signals_at_create(dir, "own", fd));
+
+	ASSERT_EQ(0, sandbox_fcntl(&box, fd, F_SETOWN, getpid()));
+	EXPECT_EQ(0, signals_at_create(dir, "owner-from-sandbox", fd));
+	EXPECT_EQ(0, sandbox_let_go(&box));
+
+	ASSERT_EQ(0, fcntl(fd, F_SETOWN, getpid()));
+	EXPECT_EQ(1, signals_at_create(dir, "owner-again", fd));
+
+	ASSERT_EQ(0, sandbox_fcntl(&box, fd, F_NOTIFY, DN_CREATE | DN_MULTISHOT));
+	/* the sandbox's request signals too, to the same owner */
+	EXPECT_EQ(2, signals_at_create(dir, "notify-from-sandbox", fd));
+	EXPECT_EQ(0, sandbox_let_go(&box));
+	EXPECT_EQ(getpid(), fcntl(fd, F_GETOWN));
+	close(fd);
+	EXPECT_EQ(0, rmdir(dir));
 }
 
 /*

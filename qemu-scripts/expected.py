@@ -1,7 +1,7 @@
 """The expected failures, qemu-scripts/expected-failures.txt: what a
 boot of a design must show (a deterministic failure: the 2.6.0 behaviour
-the kit exists to show) or may show (a race, within a stated number of
-boots). run-tests.py judges its boots by them; run-mutants.py kills a
+the kit exists to show; a check of what a kernel lacks, which must
+skip there) or may show (a race, within a stated number of boots). run-tests.py judges its boots by them; run-mutants.py kills a
 mutant that makes a deterministic one go away."""
 
 import os
@@ -33,7 +33,8 @@ def load_expected():
 def matches(what, problem, body):
     """Whether an expected-failures entry names this problem.
 
-    "test: <name>" names a failed test; "splat: <header> + <text> + ..."
+    "test: <name>" names a failed test, "skip: <name>" a skipped one;
+    "splat: <header> + <text> + ..."
     a report whose first line holds the header and whose lines hold each
     text (the locks, say), so that another report with the same header is
     not taken for it. "<header> or <header>": lockdep names one finding
@@ -42,6 +43,8 @@ def matches(what, problem, body):
     kind, _, text = what.partition(": ")
     if kind == "test":
         return problem == f"not ok: {text}"
+    if kind == "skip":
+        return problem == f"skipped: {text}" or problem.startswith(f"skipped: {text} # SKIP")
     if kind == "splat" and problem.startswith("splat: "):
         headers, *needed = (t.strip() for t in text.split(" + "))
         return (any(h in problem for h in headers.split(" or "))

@@ -272,13 +272,14 @@ def check_bad_options(args, build, initrd, accel):
 def judge(name, problems, expected, workdir, whole_boot):
     """Split a boot's problems into expected failures and fresh ones. An
     entry names a configuration on every kernel ("rwlock") or on one
-    ("6.12/rwlock"). In a whole boot (every check, no --only), a
+    ("6.12/rwlock"), or a kernel under every design ("6.1"). In a whole boot (every check, no --only), a
     deterministic entry that did not happen is a fresh problem, and a
     race's hits are said and its boots in a row without one counted in
     workdir/race-misses: as many as the entry allows is a fresh problem.
     A boot of some checks is no evidence that a failure did not happen:
     the checks that provoke it may not have run."""
-    known = expected.get(name, []) + expected.get(name.split("/", 1)[1], [])
+    keys = (name, *name.split("/", 1))
+    known = [entry for key in keys for entry in expected.get(key, [])]
     xfail, fresh, hits = [], [], {}
     for problem, body in problems:
         entry = next((e for e in known if matches(e[1], problem, body)), None)
@@ -292,8 +293,7 @@ def judge(name, problems, expected, workdir, whole_boot):
     if not whole_boot:
         return xfail, fresh
     fresh += [f"the deterministic expected failure did not happen: {what}"
-              for what in deterministic_missing(expected, (name, name.split("/", 1)[1]),
-                                                problems)]
+              for what in deterministic_missing(expected, keys, problems)]
     misses = read_race_misses(workdir)
     for allowed, what, _ in known:
         if not allowed:
