@@ -2,7 +2,7 @@
 # The guest half of make bench: the sections named on the kernel command
 # line, one result line each, read by qemu-scripts/run-bench.py.
 # Settings: sigmouse_bench_sections (pipe,calls,anchor,fanout,peer),
-# _runs (pipe-load runs), _pipe_seconds, _seconds (fan-out runs),
+# _runs (pipe-load runs of each placement), _pipe_seconds, _seconds (fan-out runs),
 # _subscribers.
 runs=${sigmouse_bench_runs:-2}
 seconds=${sigmouse_bench_seconds:-2}
@@ -32,15 +32,34 @@ has() {
 	return 1
 }
 
-# the pipe load with the whole profile of each run, for diffprofile
+# the pipe load with the whole profile of each run, for diffprofile:
+# each run once with each pipe's ends on two CPUs and once on one
+# (pipe-load's placements), the order swapped from run to run
 if has pipe; then
 	echo "section pipe"
 	i=1
 	while [ "$i" -le "$runs" ]; do
-		{ kprofile reset && pipe-load "$pairs" "$pipe_seconds" && kprofile dump; } ||
-			echo "bench-error pipe run $i"
+		order="cross local"
+		[ $((i % 2)) -eq 1 ] || order="local cross"
+		for placement in $order; do
+			{ kprofile reset && pipe-load "$pairs" "$pipe_seconds" "$placement" &&
+			  kprofile dump; } || echo "bench-error pipe run $i $placement"
+		done
 		i=$((i + 1))
 	done
+fi
+
+# util-linux's readprofile and kprofile on one snapshot of the counters
+# the last pipe run left: run-bench.py holds their ticks per function
+# against each other
+if has pipe; then
+	echo "section readprofile"
+	mkdir -p /tmp && cp /proc/profile /tmp/profile
+	KPROFILE_COUNTERS=/tmp/profile kprofile dump
+	readprofile -p /tmp/profile -m /proc/kallsyms |
+		awk '$2 != "total" && $1 > 0 { printf "%s%s=%s", n % 16 ? " " : "readprofile ", $2, $1
+		     if (++n % 16 == 0) print "" } END { if (n % 16) print "" }' ||
+		echo "bench-error readprofile"
 fi
 
 # pipe-load's own call count against ftrace's function profiler, once:
@@ -70,12 +89,14 @@ if has fanout && [ -e /sys/class/sigmouse ]; then
 fi
 
 # sigmouse against evdev, one subscriber, in both orders: drift in the
-# machine's speed falls on both alike
+# machine's speed falls on both alike; each run with its tick profile,
+# for where one spends its packets' time that the other does not
 if has peer && [ -e /sys/class/sigmouse ]; then
 	echo "section peer"
 	for order in "sigmouse evdev" "evdev sigmouse"; do
 		for node in $order; do
-			fanout-bench "$node" 1 "$seconds" || echo "bench-error peer $node"
+			{ kprofile reset && fanout-bench "$node" 1 "$seconds" && kprofile dump; } ||
+				echo "bench-error peer $node"
 		done
 	done
 fi

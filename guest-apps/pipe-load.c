@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pipe-load: the 2003 RFC's case. Pairs of processes pass one byte at a
- * time through pipes, writer and reader on different CPUs, and nobody
- * asked for SIGIO: every pipe read and write still calls kill_fasync().
+ * time through pipes, and nobody asked for SIGIO: every pipe read and
+ * write still calls kill_fasync(). Placed "cross" (the default), writer
+ * and reader run on different CPUs and share the pipe; placed "local",
+ * both ends of pair i run on CPU i, as reaim's processes did, so that
+ * the only line the CPUs share is a global lock's word.
  *
  * kill_fasync() calls are counted without touching the kernel: 6.1's
  * pipe_write() and pipe_read() call it once on the way out and once more
@@ -11,15 +14,16 @@
  * /proc after the processes are stopped). bench.sh checks this count
  * against ftrace's once per boot.
  *
- * usage: pipe-load PAIRS SECONDS
- * prints: pipe-load pairs=N seconds=S writes=W reads=R sleeps=Z calls=C
- *         writes_per_s=X
+ * usage: pipe-load PAIRS SECONDS [cross|local]
+ * prints: pipe-load placement=P pairs=N seconds=S writes=W reads=R
+ *         sleeps=Z calls=C writes_per_s=X
  */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -64,13 +68,15 @@ int main(int argc, char **argv)
 {
 	int pairs = argc > 1 ? atoi(argv[1]) : 2;
 	double seconds = argc > 2 ? atof(argv[2]) : 3, start;
+	const char *placement = argc > 3 ? argv[3] : "cross";
+	int local = !strcmp(placement, "local");
 	volatile long *writes, *reads;
 	long total = 0, total_reads = 0, sleeps = 0;
 	pid_t *pids;
 	int i, n = 0;
 
-	if (pairs < 1 || seconds <= 0) {
-		fprintf(stderr, "usage: pipe-load PAIRS SECONDS\n");
+	if (pairs < 1 || seconds <= 0 || (!local && strcmp(placement, "cross"))) {
+		fprintf(stderr, "usage: pipe-load PAIRS SECONDS [cross|local]\n");
 		return 2;
 	}
 	writes = mmap(NULL, 2 * pairs * sizeof(long), PROT_READ | PROT_WRITE,
@@ -89,7 +95,7 @@ int main(int argc, char **argv)
 			return 1;
 		pids[n] = fork();
 		if (pids[n++] == 0) {
-			pin(2 * i);
+			pin(local ? i : 2 * i);
 			close(fds[0]);
 			while (write(fds[1], &c, 1) == 1)
 				writes[i]++;
@@ -97,7 +103,7 @@ int main(int argc, char **argv)
 		}
 		pids[n] = fork();
 		if (pids[n++] == 0) {
-			pin(2 * i + 1);
+			pin(local ? i : 2 * i + 1);
 			close(fds[1]);
 			while (read(fds[0], &c, 1) == 1)
 				reads[i]++;
@@ -122,8 +128,8 @@ int main(int argc, char **argv)
 	}
 	while (wait(NULL) > 0)
 		;
-	printf("pipe-load pairs=%d seconds=%.2f writes=%ld reads=%ld sleeps=%ld "
-	       "calls=%ld writes_per_s=%.0f\n", pairs, seconds, total, total_reads,
+	printf("pipe-load placement=%s pairs=%d seconds=%.2f writes=%ld reads=%ld sleeps=%ld "
+	       "calls=%ld writes_per_s=%.0f\n", placement, pairs, seconds, total, total_reads,
 	       sleeps, total + total_reads + sleeps, total / seconds);
 	return 0;
 }

@@ -4,16 +4,24 @@
 Boots, each running guest-apps/bench.sh with the sections it is given:
   main        ROUNDS rounds of stock (the control: same config, no
               patches, no sigmouse) and the patched kernel under each
-              design, in ABBA order (forward, backward, forward...):
-              the pipe load with a whole tick profile (profile=0, one
-              counter per byte of kernel text) and its own count of
-              kill_fasync() calls per run, ftrace's count once per boot
-              as a check, then fan-out and the evdev peer
-  emulation   rwlock and rcu again under single-threaded TCG (no
-              parallel atomics, no line shared between host threads) and
-              under -icount with one vCPU (ticks fall by instructions
-              executed: path length alone), ABBA
+              design, each round a block in its own random order (seeded,
+              --seed): the pipe load with a whole tick profile
+              (profile=0, one counter per byte of kernel text) and its
+              own count of kill_fasync() calls per run, each pipe's ends
+              on two CPUs ("cross") and on one ("local": the CPUs share
+              only a global lock's word), ftrace's count once per boot as
+              a check, readprofile against kprofile on one snapshot, then
+              fan-out and the evdev peer
+  one CPU     ONE_CPU_ROUNDS rounds of the same kernels with one vCPU,
+              the pipe load only: the uncontended cost, whose difference
+              from the local load on --smp vCPUs is what sharing the lock
+              line costs
   anchor      the same read-side program on the host and in the guest
+Every boot records the host's load average and the share of its CPU
+time stolen by the hypervisor while it ran. A run is put in a regime by
+its wait-queue share (ticks in prepare_to_wait_event() of the busy
+ticks): "sleeping" pipes wait on their wait queue, "spinning" ones do
+not, and the two cost differently; tables give the regimes apart.
 Ratios are within this one run, with 95 % bootstrap intervals that
 resample boots (a boot's runs share its state: the pipe's regime, the
 host's load), each boot with all its runs. Results go to build/<version>/bench/: runs.csv, results.md, the raw
@@ -44,15 +52,22 @@ from guest import (BZIMAGE, DEFAULT_VERSION, DESIGNS, Boot, add_version_argument
 # the kill_fasync() time: its own, each design's walk, and the lock
 # functions it calls out of line (bench.sh checks they exist)
 LOCK_HELPERS = ("_raw_read_lock", "queued_read_lock_slowpath")
-# accelerator, extra QEMU arguments, vCPUs (None: --smp). icount runs
-# one vCPU: QEMU 7.2 hung here bringing up a second one under -icount,
-# and with one there is no contention left, only path length.
-EMULATION_MODES = {
+# mode -> accelerator, extra QEMU arguments, vCPUs (None: --smp). Both
+# are QEMU's multi-threaded TCG, where locked operations are the host's
+# own atomics; with one vCPU no cache line moves between CPUs.
+# (Single-threaded TCG and -icount once ran here too, and are gone:
+# single-threaded TCG has no parallel atomics at all, and icount's
+# "instructions" were a periodic tick sampling a periodic loop, fewer
+# than the path has: docs/bench.md keeps them as negative results.)
+MODES = {
     "mttcg": ("tcg", (), None),
-    "single": ("tcg,thread=single", (), None),
-    "icount": ("tcg", ("-icount", "shift=0,sleep=off"), 1),
+    "mttcg-1cpu": ("tcg", (), 1),
 }
 BOOTSTRAP = 2000
+# a run whose busy ticks are at least this share (%) in
+# prepare_to_wait_event() runs its pipes sleeping on their wait queues
+# (the kept runs: about 10 % against under 2.4 % in every other run)
+SLEEPING_WQ_SHARE = 5.0
 
 
 def parse(line):
@@ -74,6 +89,8 @@ class BootResult:
     def __init__(self, mode, design, number, hz):
         self.mode, self.design, self.number, self.hz = mode, design, number, hz
         self.pipe = []       # one dict per pipe-load run, with its profile
+        self.profile_check = {"kprofile": {}, "readprofile": {}}
+        self.host = {}
         self.calls_check = None
         self.anchor = []
         self.fanout = []
@@ -92,10 +109,18 @@ class BootResult:
             self.calls_check = {"estimated": fields["calls"]}
         elif word == "ftrace" and self.calls_check:
             self.calls_check["ftrace"] = fields["kill_fasync"]
-        elif word == "kprofile" and self.pipe:
+        elif word == "kprofile" and self.section == "pipe" and self.pipe:
             self.pipe[-1].update(ticks=fields["total"], step=fields["step"])
-        elif word == "ksyms" and self.pipe:
+        elif word == "ksyms" and self.section == "pipe" and self.pipe:
             self.pipe[-1]["symbols"].update(fields)
+        elif word in ("kprofile", "ksyms") and self.section == "peer" and self.fanout:
+            self.fanout[-1].setdefault("symbols", {}).update({} if word == "kprofile" else fields)
+        elif word == "ksyms" and self.section == "readprofile":
+            self.profile_check["kprofile"].update(fields)
+        elif word == "readprofile" and self.section == "readprofile":
+            self.profile_check["readprofile"].update(fields)
+        elif word == "host":
+            self.host = fields
         elif word == "anchor":
             self.anchor.append(fields)
         elif word == "fanout":
@@ -119,7 +144,8 @@ def kf_ticks(symbols):
 
 def pipe_rows(boots):
     """One row per profiled pipe run: ns per kill_fasync() call, its own
-    and with the whole kernel, from ticks of 1/HZ s."""
+    and with the whole kernel, from ticks of 1/HZ s; its placement and
+    its regime."""
     rows = []
     for b in boots:
         tick_ns = 1e9 / b.hz
@@ -128,7 +154,10 @@ def pipe_rows(boots):
                 continue
             k = kf_ticks(r["symbols"])
             busy = r["ticks"] - idle_ticks(r["symbols"])
+            wq_share = 100.0 * r["symbols"].get("prepare_to_wait_event", 0) / busy if busy else 0
             rows.append({"mode": b.mode, "design": b.design, "boot": b.number, "run": i + 1,
+                         "placement": r.get("placement", "cross"), "wq_share": wq_share,
+                         "regime": "sleeping" if wq_share >= SLEEPING_WQ_SHARE else "spinning",
                          "writes_per_s": r["writes_per_s"], "calls": r["calls"],
                          "kernel_ticks": r["ticks"], "kf_ticks": k,
                          "kf_share": 100.0 * k / busy if busy else 0,
@@ -138,16 +167,24 @@ def pipe_rows(boots):
     return rows
 
 
-def select(rows, mode, design, key):
-    return [r[key] for r in rows if r["mode"] == mode and r["design"] == design]
+def chosen(r, mode, design, placement, regime):
+    """Whether a row is of mode and design, of the placement (rows of
+    runs before placements were cross) and, unless None, of the regime."""
+    return (r["mode"] == mode and r["design"] == design
+            and (r.get("placement") or "cross") == placement
+            and regime in (None, r.get("regime")))
 
 
-def select_boots(rows, mode, design, key):
+def select(rows, mode, design, key, placement="cross", regime=None):
+    return [r[key] for r in rows if chosen(r, mode, design, placement, regime)]
+
+
+def select_boots(rows, mode, design, key, placement="cross", regime=None):
     """select()'s values grouped by boot, [[one boot's runs], ...]: the
     unit the intervals resample."""
     boots = {}
     for r in rows:
-        if r["mode"] == mode and r["design"] == design:
+        if chosen(r, mode, design, placement, regime):
             boots.setdefault(r["boot"], []).append(r[key])
     return list(boots.values())
 
@@ -189,6 +226,30 @@ def bootstrap_ratio(a, b, rng):
         if ma:
             ratios.append(mb / ma)
     return (point, *interval(ratios))
+
+
+def bootstrap_difference(a, b, rng):
+    """mean(b) - mean(a) over all runs, and its 95 % interval resampling
+    each side's boots, as bootstrap_ratio()."""
+    if not pooled(a) or not pooled(b):
+        return None
+    point = statistics.mean(pooled(b)) - statistics.mean(pooled(a))
+    diffs = [statistics.mean(pooled(rng.choices(b, k=len(b))))
+             - statistics.mean(pooled(rng.choices(a, k=len(a)))) for _ in range(BOOTSTRAP)]
+    return (point, *interval(diffs))
+
+
+def precision(boots, rng, target=0.10):
+    """(boots, the 95 % half-width of the mean as a fraction of it, the
+    boots a half-width of target would take) of one design's values
+    grouped by boot: the spread between boots, resampled by boot."""
+    mean = statistics.mean(pooled(boots)) if pooled(boots) else 0
+    if len(boots) < 2 or not mean:
+        return None
+    low, high = interval(statistics.mean(pooled(rng.choices(boots, k=len(boots))))
+                         for _ in range(BOOTSTRAP))
+    half = (high - low) / 2 / mean
+    return len(boots), half, math.ceil(len(boots) * (half / target) ** 2)
 
 
 def fmt_reduction(r):
@@ -258,8 +319,9 @@ def fanout_runs(boots, design, section, **match):
 def summarize(boots, host_anchor, args, rng, out):
     rows = pipe_rows(boots)
     md = [f"# make bench results: Linux {args.version}", "",
-          f"Command: `{args.command}`; {args.rounds} rounds, {args.runs} pipe-load runs "
-          f"of {args.pipe_seconds:g} s per boot, {args.smp} vCPUs (icount: 1), QEMU TCG, "
+          f"Command: `{args.command}`; {args.rounds} rounds ({args.one_cpu_rounds} with one "
+          f"vCPU), seed {args.seed}, {args.runs} pipe-load runs of each placement "
+          f"of {args.pipe_seconds:g} s per boot, {args.smp} vCPUs, QEMU's multi-threaded TCG, "
           f"HZ={boots[0].hz if boots else '?'}, profile=0.", "",
           "Each pipe run's kill_fasync() time is the profile's ticks in kill_fasync(), the",
           "design's walk and the out-of-line lock helpers (" + ", ".join(LOCK_HELPERS) + "),",
@@ -271,19 +333,28 @@ def summarize(boots, host_anchor, args, rng, out):
           "runs share its state), so a design's boot count is its sample size.", ""]
 
     md += ["## Pipe load (nobody subscribed): ns per kill_fasync() call", "",
-           "| mode | design | runs | writes/s | kill_fasync % of busy kernel ticks | kill_fasync ns/call | busy kernel ns/call |",
-           "| --- | --- | --- | --- | --- | --- | --- |"]
-    modes = [m for m in EMULATION_MODES if any(r["mode"] == m for r in rows)]
+           "| mode | placement | design | runs (spinning, sleeping) | writes/s | kill_fasync % of busy kernel ticks | kill_fasync ns/call | busy kernel ns/call |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    modes = [m for m in MODES if any(r["mode"] == m for r in rows)]
     designs = [d for d in ["stock"] + list(DESIGNS) if any(r["design"] == d for r in rows)]
+    placements = [p for p in ("cross", "local")
+                  if any((r.get("placement") or "cross") == p for r in rows)]
     for mode in modes:
-        for d in designs:
-            if not select(rows, mode, d, "calls"):
-                continue
-            md.append(f"| {mode} | {d} | {len(select(rows, mode, d, 'calls'))} "
-                      f"| {mean_sd(select(rows, mode, d, 'writes_per_s'))} "
-                      f"| {mean_sd(select(rows, mode, d, 'kf_share'))} "
-                      f"| {mean_sd(select(rows, mode, d, 'kf_ns_per_call'))} "
-                      f"| {mean_sd(select(rows, mode, d, 'kernel_ns_per_call'))} |")
+        for placement in placements:
+            for d in designs:
+                def values(key):
+                    return select(rows, mode, d, key, placement)
+                if not values("calls"):
+                    continue
+                regimes = values("regime")
+                md.append(f"| {mode} | {placement} | {d} | {len(regimes)} "
+                          f"({regimes.count('spinning')}, {regimes.count('sleeping')}) "
+                          f"| {mean_sd(values('writes_per_s'))} "
+                          f"| {mean_sd(values('kf_share'))} "
+                          f"| {mean_sd(values('kf_ns_per_call'))} "
+                          f"| {mean_sd(values('kernel_ns_per_call'))} |")
+    md += ["", f"A run is sleeping when at least {SLEEPING_WQ_SHARE:g} % of its busy ticks are in "
+               "prepare_to_wait_event() (its pipes wait on their wait queues), spinning otherwise."]
 
     checks = [b.calls_check for b in boots if b.calls_check and b.calls_check.get("estimated")]
     if checks:
@@ -292,22 +363,58 @@ def summarize(boots, host_anchor, args, rng, out):
             md += ["", f"Call count check: ftrace's kill_fasync() count / pipe-load's estimate, "
                        f"{len(ratios)} boots: {min(ratios):.3f}-{max(ratios):.3f}."]
 
-    def ratio(mode, a, b, key="kf_ns_per_call"):
-        return bootstrap_ratio(select_boots(rows, mode, a, key), select_boots(rows, mode, b, key),
-                               rng)
+    def ratio(mode, a, b, key="kf_ns_per_call", placement="cross", regime=None):
+        return bootstrap_ratio(select_boots(rows, mode, a, key, placement, regime),
+                               select_boots(rows, mode, b, key, placement, regime), rng)
 
     md += ["", "## The 2003 comparison", "",
-           "| mode | comparison | kill_fasync ns/call | busy kernel ns/call |", "| --- | --- | --- | --- |"]
+           "Each placement's runs, all of them and then each regime's alone (a boot counts",
+           "on a side with the runs it had in that regime); the half-width is the reduction's",
+           "interval's, in points.", "",
+           "| mode | placement | regime | comparison | kill_fasync ns/call | half-width | busy kernel ns/call |",
+           "| --- | --- | --- | --- | --- | --- | --- |"]
     for mode in modes:
-        for a, b in (("rwlock", "rcu-global"), ("rwlock", "rcu")):
-            r = ratio(mode, a, b)
-            if r is None:
-                continue
-            md.append(f"| {mode} | {a} -> {b} | {fmt_reduction(r)} "
-                      f"| {fmt_reduction(ratio(mode, a, b, 'kernel_ns_per_call'))} |")
+        for placement in placements:
+            for regime in (None, "spinning", "sleeping"):
+                for a, b in (("rwlock", "rcu-global"), ("rwlock", "rcu")):
+                    r = ratio(mode, a, b, placement=placement, regime=regime)
+                    if r is None:
+                        continue
+                    md.append(f"| {mode} | {placement} | {regime or 'all'} | {a} -> {b} "
+                              f"| {fmt_reduction(r)} | {100 * (r[2] - r[1]) / 2:.1f} "
+                              f"| {fmt_reduction(ratio(mode, a, b, 'kernel_ns_per_call', placement, regime))} |")
     md += ["", "The RFC measured 81 % less time in kill_fasync() for rwlock -> RCU on 2003 hardware."]
     md += few_boots_note([len(select_boots(rows, m, d, "calls")) for m in modes for d in designs
                           if select_boots(rows, m, d, "calls")])
+
+    md += ["", "## Precision: the spread between boots", "",
+           "kill_fasync() ns per call of the cross-CPU load (one vCPU: its only load), per",
+           "design: the boots, the 95 % half-width of the mean resampling boots, as a share",
+           "of the mean, and how many boots a half-width of 10 % would take at this run's",
+           "spread between boots.", "",
+           "| mode | design | boots | half-width | boots for ±10 % |", "| --- | --- | --- | --- | --- |"]
+    for mode in modes:
+        placement = "local" if mode == "mttcg-1cpu" else "cross"
+        for d in designs:
+            p = precision(select_boots(rows, mode, d, "kf_ns_per_call", placement), rng)
+            if p:
+                md.append(f"| {mode} | {d} | {p[0]} | {100 * p[1]:.0f} % | {p[2]} |")
+
+    if "mttcg-1cpu" in modes:
+        md += ["", "## What sharing the lock line costs", "",
+               f"kill_fasync() ns per call with one vCPU against {args.smp} vCPUs with each",
+               "pipe's ends on one CPU (local): the pipes behave alike, and only with more than",
+               "one vCPU does a global lock's cache line move between CPUs. The extra is the",
+               "difference of the means, its 95 % interval resampling boots.", "",
+               f"| design | 1 vCPU | {args.smp} vCPUs, local | contended extra ns (95 %) |",
+               "| --- | --- | --- | --- |"]
+        for d in designs:
+            one = select_boots(rows, "mttcg-1cpu", d, "kf_ns_per_call", "local")
+            many = select_boots(rows, "mttcg", d, "kf_ns_per_call", "local")
+            extra = bootstrap_difference(one, many, rng)
+            if extra:
+                md.append(f"| {d} | {mean_sd(pooled(one))} | {mean_sd(pooled(many))} "
+                          f"| {extra[0]:.1f} ({extra[1]:.1f} to {extra[2]:.1f}) |")
 
     md += ["", "## Controls (ratios of kill_fasync ns/call; 1 is no difference)", ""]
     if "stock" in designs and "rcu" in designs:
@@ -384,7 +491,17 @@ def summarize(boots, host_anchor, args, rng, out):
                                  for _ in range(BOOTSTRAP))
             md.append(f"- {d}: {point:.2f} (95 %: {low:.2f}-{high:.2f}, "
                       f"{len(pooled(logs))} pairs in {len(logs)} boots)")
+    for d in DESIGNS:
+        # diffprofile's rows: a peer run's packets are its calls
+        peer = [{"mode": "peer", "design": f["node"], "symbols": f["symbols"],
+                 "calls": f["packets"]} for f in fanout_runs(boots, d, "peer")
+                if f.get("symbols") and f["packets"]]
+        if {r["design"] for r in peer} == {"sigmouse", "evdev"}:
+            md += ["", f"Where sigmouse's packets go against evdev's under {d} (ticks per million "
+                       "packets, every peer run):", ""] + diffprofile(peer, "peer", "evdev",
+                                                                        "sigmouse", top=10)
     md += [f"- {b.mode} {b.design} boot {b.number}: {e}" for b in boots for e in b.errors]
+    md += profile_agreement(boots) + host_table(boots, modes, designs)
     died = os.path.join(out, "died")
     if os.path.isdir(died):
         md += ["", "## Boots run again", "",
@@ -395,6 +512,67 @@ def summarize(boots, host_anchor, args, rng, out):
 
     write_outputs(rows, boots, host_anchor, out, md)
     return "\n".join(md)
+
+
+def profile_disagreements(boots):
+    """(function counts compared, [what differed]) between readprofile
+    and kprofile on each boot's one snapshot: every function readprofile
+    charges ticks to must have as many in kprofile's dump."""
+    compared, differ = 0, []
+    for b in boots:
+        kprofile = b.profile_check["kprofile"]
+        for name, n in b.profile_check["readprofile"].items():
+            compared += 1
+            k = kprofile.get("(unknown)" if name == "*unknown*" else name)
+            if k != n:
+                differ.append(f"boot {b.number} {name}: readprofile {n:.0f}, kprofile "
+                              + ("none" if k is None else f"{k:.0f}"))
+    return compared, differ
+
+
+def profile_agreement(boots):
+    checked = [b for b in boots if b.profile_check["readprofile"]]
+    if not checked:
+        return []
+    compared, differ = profile_disagreements(checked)
+    extra = sum(1 for b in checked for name in b.profile_check["kprofile"]
+                if name not in b.profile_check["readprofile"] and name != "(unknown)")
+    return ["", "## readprofile against kprofile", "",
+            f"util-linux's readprofile (-p on a copy of /proc/profile, -m /proc/kallsyms) and "
+            f"kprofile on the same copy, once a boot: {len(checked)} boots, {compared} function "
+            f"counts of readprofile's, {compared - len(differ)} equal to kprofile's; kprofile "
+            f"names {extra} more functions with ticks (it charges every name of an address, "
+            f"readprofile one)."] + [f"- differs: {d}" for d in differ[:10]]
+
+
+def host_table(boots, modes, designs):
+    """The host while the boots ran, per mode and design."""
+    lines = ["", "## The host while each boot ran", "",
+             "The host's load average over the last minute at each boot's end, and the share",
+             "of its CPU time its hypervisor stole during the boot: mean (lowest-highest).", "",
+             "| mode | design | boots | load (1 min) | steal % |", "| --- | --- | --- | --- | --- |"]
+    for mode in modes:
+        for d in designs:
+            hosts = [b.host for b in boots if b.mode == mode and b.design == d and b.host]
+            if hosts:
+                cells = [f"{statistics.mean(v):.2f} ({min(v):.2f}-{max(v):.2f})"
+                         for v in ([h["load1"] for h in hosts], [h["steal_pct"] for h in hosts])]
+                lines.append(f"| {mode} | {d} | {len(hosts)} | {cells[0]} | {cells[1]} |")
+    return lines
+
+
+def host_cpu():
+    """(stolen, total) jiffies of the host's CPUs, /proc/stat's first line."""
+    with open("/proc/stat") as f:
+        times = [int(v) for v in f.readline().split()[1:9]]
+    return times[7], sum(times)
+
+
+def host_line(before, after):
+    """bench.sh's line for what the host did while a boot ran."""
+    stolen, total = after[0] - before[0], after[1] - before[1]
+    return (f"host load1={os.getloadavg()[0]:.2f} "
+            f"steal_pct={100.0 * stolen / total if total else 0:.2f}")
 
 
 def write_outputs(rows, boots, host_anchor, out, md):
@@ -412,7 +590,7 @@ def write_outputs(rows, boots, host_anchor, out, md):
         for i, f in enumerate(b.fanout):
             csv_rows.append({"workload": f"{f['section']}-{f['node']}", "mode": b.mode,
                              "design": b.design, "boot": b.number, "run": i + 1,
-                             **{k: v for k, v in f.items() if k != "section"}})
+                             **{k: v for k, v in f.items() if k not in ("section", "symbols")}})
         for a in b.anchor:
             csv_rows.append({"workload": f"anchor-{a['workload']}", "mode": "guest",
                              "design": a["mode"], "boot": b.number, "run": a["round"],
@@ -436,7 +614,7 @@ def plot(rows, boots, out):
     """PNG plots with gnuplot, from small data files next to them."""
     data = os.path.join(out, "plot-kill-fasync.dat")
     with open(data, "w") as f:
-        for mode in EMULATION_MODES:
+        for mode in MODES:
             for d in ["stock"] + list(DESIGNS):
                 ns = select(rows, mode, d, "kf_ns_per_call")
                 if ns:
@@ -490,21 +668,20 @@ def kernel_hz(kernel):
     raise SystemExit(f"run-bench: no CONFIG_HZ in {config}")
 
 
-def boot_plan(args):
-    """(mode, design, sections, pipe_seconds) in ABBA order."""
+def boot_plan(args, rng):
+    """(mode, design, sections): rounds of every kernel, each round a
+    block in its own random order, so that a drift of the host's speed
+    falls on no design more than another; then the one-vCPU rounds."""
     plan = []
-    main = ["stock"] + args.design
+    kernels = ["stock"] + args.design
     for r in range(args.rounds):
-        for d in main if r % 2 == 0 else main[::-1]:
+        for d in rng.sample(kernels, len(kernels)):
             sections = "pipe,calls" + ("" if d == "stock" else ",fanout,peer")
             if r == 0 and d == "stock":
                 sections += ",anchor"
             plan.append(("mttcg", d, sections))
-    pair = [d for d in ("rwlock", "rcu") if d in args.design]
-    for mode in args.emulation:
-        for r in range(args.emulation_rounds):
-            for d in pair if r % 2 == 0 else pair[::-1]:
-                plan.append((mode, d, "pipe"))
+    for r in range(args.one_cpu_rounds):
+        plan += [("mttcg-1cpu", d, "pipe") for d in rng.sample(kernels, len(kernels))]
     return plan
 
 
@@ -529,10 +706,14 @@ def reread(out, kernel, stock):
         number, mode, design = name.split("-", 2)
         result = BootResult(mode, design, int(number),
                             kernel_hz(stock if design == "stock" else kernel))
-        with open(os.path.join(out, "boots", name, "channel.log")) as f:
-            for line in f:
-                if not line.startswith("@@ "):
-                    result.feed(line.rstrip("\n"))
+        for log in ("channel.log", "host.log"):
+            path = os.path.join(out, "boots", name, log)
+            if not os.path.exists(path):
+                continue
+            with open(path) as f:
+                for line in f:
+                    if not line.startswith("@@ "):
+                        result.feed(line.rstrip("\n"))
         boots.append(result)
     return boots, host_anchor
 
@@ -633,12 +814,14 @@ def main():
     parser.add_argument("--stock-bzimage", help="the stock kernel to boot (default: "
                         "build/<version>/linux-stock's)")
     parser.add_argument("--design", action="append", choices=DESIGNS)
-    parser.add_argument("--emulation", action="append", choices=["single", "icount"])
     parser.add_argument("--smp", type=int, default=int(os.environ.get("SMP", os.cpu_count() or 2)))
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--emulation-rounds", type=int, default=2,
-                        help="ABBA rounds of rwlock and rcu per emulation mode")
-    parser.add_argument("--runs", type=int, default=2, help="pipe-load runs per boot")
+    parser.add_argument("--rounds", type=int, default=8,
+                        help="blocks of every kernel, each in its own random order")
+    parser.add_argument("--one-cpu-rounds", type=int, default=4,
+                        help="blocks of every kernel booted with one vCPU")
+    parser.add_argument("--seed", type=int, default=2003, help="of the blocks' orders")
+    parser.add_argument("--runs", type=int, default=1,
+                        help="pipe-load runs of each placement per boot")
     parser.add_argument("--seconds", type=float, default=2, help="per fan-out run")
     parser.add_argument("--pipe-seconds", type=float, default=4, help="per pipe-load run")
     parser.add_argument("--subscribers", default="1 4 16 64")
@@ -664,10 +847,9 @@ def main():
     args.build = build_folder(args.version)
     args.command = "make bench" if not args.smoke else "make bench-smoke"
     if args.smoke:
-        args.design, args.rounds, args.emulation_rounds, args.runs = ["rwlock", "rcu"], 1, 1, 1
+        args.design, args.rounds, args.one_cpu_rounds, args.runs = ["rwlock", "rcu"], 1, 1, 1
         args.seconds, args.pipe_seconds, args.subscribers = 0.5, 0.5, "1 2"
     args.design = args.design or list(DESIGNS)
-    args.emulation = args.emulation or ["single", "icount"]
 
     kernel = args.bzimage or os.path.join(args.build, "series/walk", BZIMAGE)
     stock = args.stock_bzimage or os.path.join(args.build, "linux-stock", BZIMAGE)
@@ -681,7 +863,7 @@ def main():
         return 0
     accel = choose_accel(args.build, kernel, initrd)
     if accel != "tcg":
-        print(f"run-bench: {accel}: the emulation modes need TCG; using TCG", file=sys.stderr)
+        print(f"run-bench: {accel}: the bench measures TCG; using TCG", file=sys.stderr)
     settings = (f"profile=0 sigmouse_bench_runs={args.runs} sigmouse_bench_seconds={args.seconds} "
                 f"sigmouse_bench_pipe_seconds={args.pipe_seconds} "
                 f"sigmouse_bench_subscribers={args.subscribers.replace(' ', ',')}")
@@ -689,14 +871,14 @@ def main():
     started = time.monotonic()
     print("run-bench: the read side on the host first, while no guest runs", flush=True)
     host_anchor = run_host_anchor(args.build, 0.5, out)
-    plan = boot_plan(args)
+    plan = boot_plan(args, random.Random(args.seed))
     # a new run's boots, none died yet
     died = os.path.join(out, "died")
     shutil.rmtree(died, ignore_errors=True)
     boots, failed = [], False
     for n, (mode, design, sections) in enumerate(plan, 1):
         image = stock if design == "stock" else kernel
-        accel_arg, qemu_args, smp = EMULATION_MODES[mode]
+        accel_arg, qemu_args, smp = MODES[mode]
         append = f"{settings} sigmouse_bench_sections={sections} " \
                  f"{'' if design == 'stock' else DESIGNS[design]}"
         workdir = os.path.join(out, "boots", f"{n:02d}-{mode}-{design}")
@@ -708,9 +890,14 @@ def main():
         # one mttcg boot in 15). A second death in the run, or a death
         # after the first section, fails it.
         while True:
+            before = host_cpu()
             result, boot = bench_boot(n, mode, design, image, initrd, workdir, label, started,
                                       append=append.strip(), smp=smp or args.smp,
                                       accel=accel_arg, qemu_args=qemu_args)
+            line = host_line(before, host_cpu())
+            result.feed(line)
+            with open(os.path.join(workdir, "host.log"), "w") as f:
+                f.write(line + "\n")
             report = (result.section is None and not os.path.isdir(died)
                       and first_report(workdir))
             if not report:
@@ -719,7 +906,8 @@ def main():
             shutil.move(workdir, os.path.join(died, os.path.basename(workdir)))
             print(f"run-bench: {label} died before its workloads: {report}; booting it again",
                   file=sys.stderr, flush=True)
-        if boot.timed_out or boot.exit_status != 0 or result.errors or not result.pipe:
+        if boot.timed_out or boot.exit_status != 0 or result.errors or not result.pipe \
+                or profile_disagreements([result])[1]:
             print(f"run-bench: boot {n} ({mode} {design}) did not finish its workloads "
                   f"(see {boot.workdir}/)", file=sys.stderr)
             failed = True

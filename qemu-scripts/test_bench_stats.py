@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""make check: run-bench.py's intervals resample boots, not runs.
+"""make check: run-bench.py's intervals resample boots, not runs; its
+precision figures, its rows' placements and regimes, and its readprofile
+comparison.
 
 Runs of one boot share its state (the pipe load's regime, the host's
 load), so a boot is the independent unit: two boots whose runs agree
@@ -41,6 +43,60 @@ class BootstrapByBootTest(unittest.TestCase):
         rows.append({"mode": "mttcg", "design": "rwlock", "boot": 1, "ns": 9.0})
         self.assertEqual([[5.0, 6.0], [7.0]],
                          run_bench.select_boots(rows, "mttcg", "rcu", "ns"))
+
+    def test_placement_and_regime_chosen(self):
+        # a row of a run before placements is a cross-CPU run
+        rows = [{"mode": "mttcg", "design": "rcu", "boot": 1, "ns": 1.0},
+                {"mode": "mttcg", "design": "rcu", "boot": 1, "ns": 2.0, "placement": "local",
+                 "regime": "sleeping"},
+                {"mode": "mttcg", "design": "rcu", "boot": 2, "ns": 3.0, "placement": "cross",
+                 "regime": "spinning"}]
+        self.assertEqual([[1.0], [3.0]], run_bench.select_boots(rows, "mttcg", "rcu", "ns"))
+        self.assertEqual([[2.0]], run_bench.select_boots(rows, "mttcg", "rcu", "ns", "local"))
+        self.assertEqual([[3.0]], run_bench.select_boots(rows, "mttcg", "rcu", "ns",
+                                                         regime="spinning"))
+
+
+class PrecisionTest(unittest.TestCase):
+    def test_difference_resamples_boots(self):
+        a = [[1.0] * 4, [1.0] * 4]
+        b = [[2.0] * 4, [4.0] * 4]
+        point, low, high = run_bench.bootstrap_difference(a, b, random.Random(1))
+        self.assertAlmostEqual(2.0, point)
+        self.assertAlmostEqual(1.0, low)
+        self.assertAlmostEqual(3.0, high)
+
+    def test_boots_needed_grow_with_the_spread(self):
+        tight = [[10.0], [10.5], [9.5], [10.0]]
+        loose = [[5.0], [15.0], [8.0], [12.0]]
+        n, half, needed = run_bench.precision(tight, random.Random(1))
+        self.assertEqual(4, n)
+        self.assertLess(half, 0.10)
+        self.assertLessEqual(needed, 4)
+        n, half, needed = run_bench.precision(loose, random.Random(1))
+        self.assertGreater(half, 0.10)
+        self.assertGreater(needed, 4)
+        self.assertIsNone(run_bench.precision([[1.0, 2.0]], random.Random(1)))
+
+
+class ProfileAgreementTest(unittest.TestCase):
+    def boot(self, kprofile, readprofile):
+        b = run_bench.BootResult("mttcg", "rcu", 1, 250)
+        for line in ("section readprofile", kprofile, readprofile):
+            b.feed(line)
+        return b
+
+    def test_equal_counts_agree(self):
+        b = self.boot("ksyms (unknown)=2 kill_fasync=9 alias_a=3 alias_b=3",
+                      "readprofile *unknown*=2 kill_fasync=9 alias_b=3")
+        self.assertEqual((3, []), run_bench.profile_disagreements([b]))
+
+    def test_a_different_count_is_named(self):
+        # planted: one tick more in readprofile's kill_fasync
+        b = self.boot("ksyms kill_fasync=9", "readprofile kill_fasync=10")
+        compared, differ = run_bench.profile_disagreements([b])
+        self.assertEqual(1, compared)
+        self.assertEqual(["boot 1 kill_fasync: readprofile 10, kprofile 9"], differ)
 
 
 if __name__ == "__main__":
