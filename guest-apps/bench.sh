@@ -74,10 +74,12 @@ if has calls && echo kill_fasync >$tracing/set_ftrace_filter 2>/dev/null; then
 	echo >$tracing/set_ftrace_filter
 fi
 
-# the read side alone, in the guest (the host runs the same binary)
+# the read side alone, and what moving a cache line between two CPUs
+# costs, in the guest (the host runs the same binaries)
 if has anchor; then
 	echo "section anchor"
 	rwlock-anchor 0.5 1
+	cacheline-pingpong 20000 11
 fi
 
 if has fanout && [ -e /sys/class/sigmouse ]; then

@@ -29,14 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu % sysconf(_SC_NPROCESSORS_ONLN), &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
+#include "bench-cpu.h"
 
 /* voluntary_ctxt_switches of a stopped process, or 0 */
 static long sleeps_of(pid_t pid)
@@ -54,14 +47,6 @@ static long sleeps_of(pid_t pid)
 			break;
 	fclose(f);
 	return n;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 int main(int argc, char **argv)

@@ -30,6 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench-cpu.h"
+
 enum mode { MODE_RWLOCK, MODE_RCU };
 
 static const char *const mode_names[] = { "rwlock", "rcu" };
@@ -50,23 +52,6 @@ struct worker {
 	volatile int *stop;
 	long ops;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu % sysconf(_SC_NPROCESSORS_ONLN), &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
 
 /* one kill_fasync() read side with nobody subscribed */
 static inline void read_side(enum mode mode)

@@ -42,6 +42,7 @@
  */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include "kselftest_harness.h"
+#include "bench-cpu.h"
 #include "pipe-flood.h"
 #include "sysfs-file.h"
 
@@ -130,14 +131,6 @@ static long flood_stop(struct pipe_flood *f, pthread_t thread)
 	close(f->rfd);
 	close(f->wfd);
 	return f->writes;
-}
-
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
 TEST(tracepoint_switched_under_load)

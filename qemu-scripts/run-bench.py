@@ -16,7 +16,9 @@ Boots, each running guest-apps/bench.sh with the sections it is given:
               the pipe load only: the uncontended cost, whose difference
               from the local load on --smp vCPUs is what sharing the lock
               line costs
-  anchor      the same read-side program on the host and in the guest
+  anchor      the same read-side program on the host and in the guest,
+              and cacheline-pingpong: what moving one cache line between
+              two CPUs costs, on each
 Every boot records the host's load average and the share of its CPU
 time stolen by the hypervisor while it ran. A run is put in a regime by
 its wait-queue share (ticks in prepare_to_wait_event() of the busy
@@ -93,6 +95,7 @@ class BootResult:
         self.host = {}
         self.calls_check = None
         self.anchor = []
+        self.pingpong = []
         self.fanout = []
         self.errors = []
         self.section = None
@@ -123,6 +126,8 @@ class BootResult:
             self.host = fields
         elif word == "anchor":
             self.anchor.append(fields)
+        elif word == "pingpong":
+            self.pingpong.append(fields["ns_per_transfer"])
         elif word == "fanout":
             fields["section"] = self.section
             self.fanout.append(fields)
@@ -316,7 +321,35 @@ def fanout_runs(boots, design, section, **match):
             all(f.get(k) == v for k, v in match.items())]
 
 
-def summarize(boots, host_anchor, args, rng, out):
+def quartiles(values):
+    """(first quartile, median, third quartile)."""
+    q1, median, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    return q1, median, q3
+
+
+def line_transfers(boots, host_pingpong, extra):
+    """What moving a cache line costs on the host and in the guest, and
+    the rwlock's contended extra (ns) in those transfers."""
+    guest = [ns for b in boots for ns in b.pingpong]
+    lines = ["", "## What moving a cache line costs (cacheline-pingpong, ns per transfer)", "",
+             "Two threads on two CPUs hand one word back and forth; each round's time over",
+             "its handovers. The host is itself a virtual machine: its spread is part of the",
+             "figure.", "", "| machine | rounds | median | interquartile range |",
+             "| --- | --- | --- | --- |"]
+    medians = {}
+    for label, values in (("host", host_pingpong), ("guest (TCG)", guest)):
+        if len(values) >= 2:
+            q1, medians[label], q3 = quartiles(values)
+            lines.append(f"| {label} | {len(values)} | {medians[label]:.1f} | {q1:.1f}-{q3:.1f} |")
+    if extra and medians:
+        lines += ["", f"The rwlock's contended extra per kill_fasync() call, {extra[0]:.1f} ns "
+                      f"(95 %: {extra[1]:.1f} to {extra[2]:.1f}), is "
+                  + " and ".join(f"{extra[0] / m:.1f} of the {label}'s line transfers"
+                                 for label, m in medians.items() if m) + "."]
+    return lines
+
+
+def summarize(boots, host_anchor, args, rng, out, host_pingpong=()):
     rows = pipe_rows(boots)
     md = [f"# make bench results: Linux {args.version}", "",
           f"Command: `{args.command}`; {args.rounds} rounds ({args.one_cpu_rounds} with one "
@@ -408,13 +441,15 @@ def summarize(boots, host_anchor, args, rng, out):
                "difference of the means, its 95 % interval resampling boots.", "",
                f"| design | 1 vCPU | {args.smp} vCPUs, local | contended extra ns (95 %) |",
                "| --- | --- | --- | --- |"]
+        extras = {}
         for d in designs:
             one = select_boots(rows, "mttcg-1cpu", d, "kf_ns_per_call", "local")
             many = select_boots(rows, "mttcg", d, "kf_ns_per_call", "local")
-            extra = bootstrap_difference(one, many, rng)
+            extras[d] = extra = bootstrap_difference(one, many, rng)
             if extra:
                 md.append(f"| {d} | {mean_sd(pooled(one))} | {mean_sd(pooled(many))} "
                           f"| {extra[0]:.1f} ({extra[1]:.1f} to {extra[2]:.1f}) |")
+        md += line_transfers(boots, host_pingpong, extras.get("rwlock"))
 
     md += ["", "## Controls (ratios of kill_fasync ns/call; 1 is no difference)", ""]
     if "stock" in designs and "rcu" in designs:
@@ -689,6 +724,20 @@ def anchor_lines(text):
     return [parse(line)[1] for line in text.splitlines() if line.startswith("anchor ")]
 
 
+def pingpong_values(text):
+    return [parse(line)[1]["ns_per_transfer"] for line in text.splitlines()
+            if line.startswith("pingpong ")]
+
+
+def run_host_pingpong(build, out, rounds=21):
+    program = os.path.join(build, "guest-apps", "cacheline-pingpong")
+    result = subprocess.run([program, "200000", str(rounds)], capture_output=True, text=True,
+                            check=True)
+    with open(os.path.join(out, "host-pingpong.txt"), "w") as f:
+        f.write(result.stdout)
+    return pingpong_values(result.stdout)
+
+
 def run_host_anchor(build, seconds, out):
     program = os.path.join(build, "guest-apps", "rwlock-anchor")
     result = subprocess.run([program, str(seconds), "2"], capture_output=True, text=True, check=True)
@@ -701,6 +750,8 @@ def reread(out, kernel, stock):
     """The host anchor and every boot of a finished run, from its files."""
     with open(os.path.join(out, "host-anchor.txt")) as f:
         host_anchor = anchor_lines(f.read())
+    with open(os.path.join(out, "host-pingpong.txt")) as f:
+        host_pingpong = pingpong_values(f.read())
     boots = []
     for name in sorted(os.listdir(os.path.join(out, "boots"))):
         number, mode, design = name.split("-", 2)
@@ -715,7 +766,7 @@ def reread(out, kernel, stock):
                     if not line.startswith("@@ "):
                         result.feed(line.rstrip("\n"))
         boots.append(result)
-    return boots, host_anchor
+    return boots, host_anchor, host_pingpong
 
 
 def read_pipe_runs(out):
@@ -857,8 +908,8 @@ def main():
     out = args.out or os.path.join(args.build, "bench-smoke" if args.smoke else "bench")
     os.makedirs(out, exist_ok=True)
     if args.reread:
-        boots, host_anchor = reread(out, kernel, stock)
-        text = summarize(boots, host_anchor, args, random.Random(2003), out)
+        boots, host_anchor, host_pingpong = reread(out, kernel, stock)
+        text = summarize(boots, host_anchor, args, random.Random(2003), out, host_pingpong)
         print(text)
         return 0
     accel = choose_accel(args.build, kernel, initrd)
@@ -871,6 +922,7 @@ def main():
     started = time.monotonic()
     print("run-bench: the read side on the host first, while no guest runs", flush=True)
     host_anchor = run_host_anchor(args.build, 0.5, out)
+    host_pingpong = run_host_pingpong(args.build, out)
     plan = boot_plan(args, random.Random(args.seed))
     # a new run's boots, none died yet
     died = os.path.join(out, "died")
@@ -913,7 +965,7 @@ def main():
             failed = True
         boots.append(result)
 
-    text = summarize(boots, host_anchor, args, random.Random(2003), out)
+    text = summarize(boots, host_anchor, args, random.Random(2003), out, host_pingpong)
     print()
     print(text)
     print(f"\nrun-bench: {time.monotonic() - started:.0f} s; results in {out}/")

@@ -78,6 +78,16 @@ class PrecisionTest(unittest.TestCase):
         self.assertGreater(needed, 4)
         self.assertIsNone(run_bench.precision([[1.0, 2.0]], random.Random(1)))
 
+    def test_extra_in_line_transfers(self):
+        b = run_bench.BootResult("mttcg", "stock", 1, 250)
+        for line in ("section anchor", "pingpong round=1 handovers=9 ns_per_transfer=200",
+                     "pingpong round=2 handovers=9 ns_per_transfer=100"):
+            b.feed(line)
+        text = "\n".join(run_bench.line_transfers([b], [50.0, 60.0, 70.0], (300.0, 200.0, 400.0)))
+        self.assertIn("| host | 3 | 60.0 | 55.0-65.0 |", text)
+        self.assertIn("| guest (TCG) | 2 | 150.0 | 125.0-175.0 |", text)
+        self.assertIn("5.0 of the host's line transfers and 2.0 of the guest (TCG)'s", text)
+
 
 class ProfileAgreementTest(unittest.TestCase):
     def boot(self, kprofile, readprofile):
