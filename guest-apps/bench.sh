@@ -1,13 +1,16 @@
 #!/bin/sh
 # The guest half of make bench: the sections named on the kernel command
 # line, one result line each, read by qemu-scripts/run-bench.py.
-# Settings: sigmouse_bench_sections (pipe,calls,anchor,fanout,peer),
+# Settings: sigmouse_bench_sections (pipe,curve,calls,anchor,fanout,peer),
 # _runs (pipe-load runs of each placement), _pipe_seconds, _seconds (fan-out runs),
-# _subscribers.
+# _subscribers (fan-out), _curve (the subscribers of the pipe load's
+# points), _curve_seconds.
 runs=${sigmouse_bench_runs:-2}
 seconds=${sigmouse_bench_seconds:-2}
 pipe_seconds=${sigmouse_bench_pipe_seconds:-4}
 subscribers=$(echo "${sigmouse_bench_subscribers:-1,4,16,64}" | tr , ' ')
+curve=$(echo "${sigmouse_bench_curve:-0,1,4,16,64}" | tr , ' ')
+curve_seconds=${sigmouse_bench_curve_seconds:-1}
 sections=$(echo "${sigmouse_bench_sections:-pipe,calls,fanout,peer}" | tr , ' ')
 pairs=$(nproc)
 tracing=/sys/kernel/tracing
@@ -49,8 +52,18 @@ if has pipe; then
 	done
 fi
 
+# the cross-CPU pipe load with its read sides' fasync lists growing, a
+# profile a point: the cost of a call against the list's length
+if has curve; then
+	echo "section curve"
+	for n in $curve; do
+		{ kprofile reset && pipe-load "$pairs" "$curve_seconds" cross "$n" &&
+		  kprofile dump; } || echo "bench-error curve $n"
+	done
+fi
+
 # util-linux's readprofile and kprofile on one snapshot of the counters
-# the last pipe run left: run-bench.py holds their ticks per function
+# the last profiled run left: run-bench.py holds their ticks per function
 # against each other
 if has pipe; then
 	echo "section readprofile"

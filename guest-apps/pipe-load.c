@@ -5,7 +5,10 @@
  * write still calls kill_fasync(). Placed "cross" (the default), writer
  * and reader run on different CPUs and share the pipe; placed "local",
  * both ends of pair i run on CPU i, as reaim's processes did, so that
- * the only line the CPUs share is a global lock's word.
+ * the only line the CPUs share is a global lock's word. With SUBSCRIBERS
+ * N, each pipe's read side has N subscribers on its fasync list (N more
+ * open files of it, each owned by this process, which ignores SIGIO):
+ * every call walks them.
  *
  * kill_fasync() calls are counted without touching the kernel: 6.1's
  * pipe_write() and pipe_read() call it once on the way out and once more
@@ -14,11 +17,12 @@
  * /proc after the processes are stopped). bench.sh checks this count
  * against ftrace's once per boot.
  *
- * usage: pipe-load PAIRS SECONDS [cross|local]
- * prints: pipe-load placement=P pairs=N seconds=S writes=W reads=R
- *         sleeps=Z calls=C writes_per_s=X
+ * usage: pipe-load PAIRS SECONDS [cross|local] [SUBSCRIBERS]
+ * prints: pipe-load placement=P subscribers=M pairs=N seconds=S writes=W
+ *         reads=R sleeps=Z calls=C writes_per_s=X
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -49,19 +53,43 @@ static long sleeps_of(pid_t pid)
 	return n;
 }
 
+/*
+ * n more open files of the pipe's read side, each subscribed with this
+ * process as its owner: n entries on the pipe's fasync list. The files
+ * stay open (and subscribed) until the process ends.
+ */
+static int subscribe(int rfd, int n)
+{
+	char path[64];
+	int i, fd;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", rfd);
+	for (i = 0; i < n; i++) {
+		fd = open(path, O_RDONLY | O_NONBLOCK);
+		if (fd < 0 || fcntl(fd, F_SETOWN, getpid()) ||
+		    fcntl(fd, F_SETFL, O_RDONLY | O_NONBLOCK | O_ASYNC)) {
+			perror("pipe-load: a subscriber");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int pairs = argc > 1 ? atoi(argv[1]) : 2;
 	double seconds = argc > 2 ? atof(argv[2]) : 3, start;
 	const char *placement = argc > 3 ? argv[3] : "cross";
 	int local = !strcmp(placement, "local");
+	int subscribers = argc > 4 ? atoi(argv[4]) : 0;
 	volatile long *writes, *reads;
 	long total = 0, total_reads = 0, sleeps = 0;
 	pid_t *pids;
 	int i, n = 0;
 
-	if (pairs < 1 || seconds <= 0 || (!local && strcmp(placement, "cross"))) {
-		fprintf(stderr, "usage: pipe-load PAIRS SECONDS [cross|local]\n");
+	if (pairs < 1 || seconds <= 0 || (!local && strcmp(placement, "cross")) ||
+	    subscribers < 0) {
+		fprintf(stderr, "usage: pipe-load PAIRS SECONDS [cross|local] [SUBSCRIBERS]\n");
 		return 2;
 	}
 	writes = mmap(NULL, 2 * pairs * sizeof(long), PROT_READ | PROT_WRITE,
@@ -70,13 +98,15 @@ int main(int argc, char **argv)
 	if (writes == MAP_FAILED || !pids)
 		return 1;
 	reads = writes + pairs;
+	/* the subscribers' owner is this process, and the signals nobody's */
+	signal(SIGIO, SIG_IGN);
 
 	start = now_s();
 	for (i = 0; i < pairs; i++) {
 		int fds[2];
 		char c = 0;
 
-		if (pipe(fds))
+		if (pipe(fds) || subscribe(fds[0], subscribers))
 			return 1;
 		pids[n] = fork();
 		if (pids[n++] == 0) {
@@ -113,8 +143,9 @@ int main(int argc, char **argv)
 	}
 	while (wait(NULL) > 0)
 		;
-	printf("pipe-load placement=%s pairs=%d seconds=%.2f writes=%ld reads=%ld sleeps=%ld "
-	       "calls=%ld writes_per_s=%.0f\n", placement, pairs, seconds, total, total_reads,
+	printf("pipe-load placement=%s subscribers=%d pairs=%d seconds=%.2f writes=%ld reads=%ld "
+	       "sleeps=%ld calls=%ld writes_per_s=%.0f\n", placement, subscribers, pairs, seconds,
+	       total, total_reads,
 	       sleeps, total + total_reads + sleeps, total / seconds);
 	return 0;
 }

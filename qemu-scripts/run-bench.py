@@ -12,6 +12,9 @@ Boots, each running guest-apps/bench.sh with the sections it is given:
               only a global lock's word), ftrace's count once per boot as
               a check, readprofile against kprofile on one snapshot, then
               fan-out and the evdev peer
+  curve       in the first CURVE_ROUNDS rounds, the cross-CPU pipe load
+              again with 0, 1, 4, 16 and 64 subscribers on each read
+              side's fasync list, a profile a point
   one CPU     ONE_CPU_ROUNDS rounds of the same kernels with one vCPU,
               the pipe load only: the uncontended cost, whose difference
               from the local load on --smp vCPUs is what sharing the lock
@@ -91,6 +94,7 @@ class BootResult:
     def __init__(self, mode, design, number, hz):
         self.mode, self.design, self.number, self.hz = mode, design, number, hz
         self.pipe = []       # one dict per pipe-load run, with its profile
+        self.curve = []      # the same, of the curve's points
         self.profile_check = {"kprofile": {}, "readprofile": {}}
         self.host = {}
         self.calls_check = None
@@ -106,16 +110,16 @@ class BootResult:
         word, fields = parse(line)
         if word == "section":
             self.section = line.split()[1]
-        elif word == "pipe-load" and self.section == "pipe":
-            self.pipe.append(dict(fields, symbols={}))
+        elif word == "pipe-load" and self.section in ("pipe", "curve"):
+            self.profiled().append(dict(fields, symbols={}))
         elif word == "pipe-load" and self.section == "calls":
             self.calls_check = {"estimated": fields["calls"]}
         elif word == "ftrace" and self.calls_check:
             self.calls_check["ftrace"] = fields["kill_fasync"]
-        elif word == "kprofile" and self.section == "pipe" and self.pipe:
-            self.pipe[-1].update(ticks=fields["total"], step=fields["step"])
-        elif word == "ksyms" and self.section == "pipe" and self.pipe:
-            self.pipe[-1]["symbols"].update(fields)
+        elif word == "kprofile" and self.section in ("pipe", "curve") and self.profiled():
+            self.profiled()[-1].update(ticks=fields["total"], step=fields["step"])
+        elif word == "ksyms" and self.section in ("pipe", "curve") and self.profiled():
+            self.profiled()[-1]["symbols"].update(fields)
         elif word in ("kprofile", "ksyms") and self.section == "peer" and self.fanout:
             self.fanout[-1].setdefault("symbols", {}).update({} if word == "kprofile" else fields)
         elif word == "ksyms" and self.section == "readprofile":
@@ -137,6 +141,11 @@ class BootResult:
             self.errors.append(line)
 
 
+    def profiled(self):
+        """The profiled runs of the section being read."""
+        return self.curve if self.section == "curve" else self.pipe
+
+
 def idle_ticks(symbols):
     """The idle loop's ticks: a CPU waiting for work, not serving calls."""
     return sum(n for name, n in symbols.items() if "idle" in name)
@@ -147,14 +156,21 @@ def kf_ticks(symbols):
                if name.startswith("kill_fasync") or name in LOCK_HELPERS)
 
 
-def pipe_rows(boots):
-    """One row per profiled pipe run: ns per kill_fasync() call, its own
-    and with the whole kernel, from ticks of 1/HZ s; its placement and
-    its regime."""
+def fasync_ticks(symbols):
+    """Ticks in every function named for fasync or SIGIO (the walk,
+    send_sigio() and its helpers) and in the lock helpers."""
+    return sum(n for name, n in symbols.items()
+               if "fasync" in name or "sigio" in name or name in LOCK_HELPERS)
+
+
+def pipe_rows(boots, curve=False):
+    """One row per profiled pipe run (with curve, per point of the
+    curve): ns per kill_fasync() call, its own and with the whole kernel,
+    from ticks of 1/HZ s; its placement and its regime."""
     rows = []
     for b in boots:
         tick_ns = 1e9 / b.hz
-        for i, r in enumerate(b.pipe):
+        for i, r in enumerate(b.curve if curve else b.pipe):
             if "ticks" not in r or not r["calls"]:
                 continue
             k = kf_ticks(r["symbols"])
@@ -167,6 +183,8 @@ def pipe_rows(boots):
                          "kernel_ticks": r["ticks"], "kf_ticks": k,
                          "kf_share": 100.0 * k / busy if busy else 0,
                          "kf_ns_per_call": k * tick_ns / r["calls"],
+                         "subscribers": r.get("subscribers", 0),
+                         "fasync_ns_per_call": fasync_ticks(r["symbols"]) * tick_ns / r["calls"],
                          "kernel_ns_per_call": busy * tick_ns / r["calls"],
                          "symbols": r["symbols"]})
     return rows
@@ -244,15 +262,21 @@ def bootstrap_difference(a, b, rng):
     return (point, *interval(diffs))
 
 
+def bootstrap_mean(boots, rng):
+    """The mean of values grouped by boot, and its 95 % interval
+    resampling boots."""
+    return (statistics.mean(pooled(boots)),
+            *interval(statistics.mean(pooled(rng.choices(boots, k=len(boots))))
+                      for _ in range(BOOTSTRAP)))
+
+
 def precision(boots, rng, target=0.10):
     """(boots, the 95 % half-width of the mean as a fraction of it, the
     boots a half-width of target would take) of one design's values
     grouped by boot: the spread between boots, resampled by boot."""
-    mean = statistics.mean(pooled(boots)) if pooled(boots) else 0
-    if len(boots) < 2 or not mean:
+    if len(boots) < 2 or not statistics.mean(pooled(boots)):
         return None
-    low, high = interval(statistics.mean(pooled(rng.choices(boots, k=len(boots))))
-                         for _ in range(BOOTSTRAP))
+    mean, low, high = bootstrap_mean(boots, rng)
     half = (high - low) / 2 / mean
     return len(boots), half, math.ceil(len(boots) * (half / target) ** 2)
 
@@ -325,6 +349,41 @@ def quartiles(values):
     """(first quartile, median, third quartile)."""
     q1, median, q3 = statistics.quantiles(values, n=4, method="inclusive")
     return q1, median, q3
+
+
+def curve_points(curve, design):
+    """{subscribers: [[one boot's runs' rows], ...]} of a design's curve."""
+    points = {}
+    for r in curve:
+        if r["design"] == design:
+            points.setdefault(r["subscribers"], {}).setdefault(r["boot"], []).append(r)
+    return {n: list(by_boot.values()) for n, by_boot in sorted(points.items())}
+
+
+def curve_table(boots, rng):
+    """Cost per call against the fasync list's length."""
+    curve = pipe_rows(boots, curve=True)
+    if not curve:
+        return []
+    lines = ["", "## Cost against the fasync list's length (cross-CPU pipe load, mttcg)", "",
+             "Each read side's fasync list holds N subscribers (open files of the pipe, owned",
+             "by the load, which ignores SIGIO): the writes' calls walk them, the reads' an",
+             "empty list, so a walked call costs about twice a call's increase. kill_fasync:",
+             "as above; fasync: every function named for fasync or SIGIO (send_sigio() and",
+             "its helpers) and the lock helpers; busy kernel: every tick outside the idle",
+             "loop. Means over the point's runs, the busy kernel's 95 % interval resampling",
+             "boots (plotted in curve-subscribers.png).", "",
+             "| design | subscribers | boots | kill_fasync ns/call | fasync ns/call "
+             "| busy kernel ns/call (95 %) |", "| --- | --- | --- | --- | --- | --- |"]
+    for d in ["stock"] + list(DESIGNS):
+        for n, by_boot in curve_points(curve, d).items():
+            rows = pooled(by_boot)
+            busy = bootstrap_mean([[r["kernel_ns_per_call"] for r in b] for b in by_boot], rng)
+            lines.append(f"| {d} | {n:.0f} | {len(by_boot)} "
+                         f"| {statistics.mean(r['kf_ns_per_call'] for r in rows):.1f} "
+                         f"| {statistics.mean(r['fasync_ns_per_call'] for r in rows):.1f} "
+                         f"| {busy[0]:.0f} ({busy[1]:.0f}-{busy[2]:.0f}) |")
+    return lines
 
 
 def line_transfers(boots, host_pingpong, extra):
@@ -536,7 +595,7 @@ def summarize(boots, host_anchor, args, rng, out, host_pingpong=()):
                        "packets, every peer run):", ""] + diffprofile(peer, "peer", "evdev",
                                                                         "sigmouse", top=10)
     md += [f"- {b.mode} {b.design} boot {b.number}: {e}" for b in boots for e in b.errors]
-    md += profile_agreement(boots) + host_table(boots, modes, designs)
+    md += curve_table(boots, rng) + profile_agreement(boots) + host_table(boots, modes, designs)
     died = os.path.join(out, "died")
     if os.path.isdir(died):
         md += ["", "## Boots run again", "",
@@ -655,6 +714,15 @@ def plot(rows, boots, out):
                 if ns:
                     sd = statistics.stdev(ns) if len(ns) > 1 else 0
                     f.write(f'"{mode} {d}" {statistics.mean(ns)} {sd}\n')
+    curve = pipe_rows(boots, curve=True)
+    curve_data = os.path.join(out, "plot-curve.dat")
+    curve_designs = [d for d in ["stock"] + list(DESIGNS) if curve_points(curve, d)]
+    with open(curve_data, "w") as f:
+        for d in curve_designs:
+            f.write(f"{d}\n")
+            for n, by_boot in curve_points(curve, d).items():
+                f.write(f"{n} {statistics.mean(r['kernel_ns_per_call'] for r in pooled(by_boot))}\n")
+            f.write("\n\n")
     hist = os.path.join(out, "plot-latency.dat")
     with open(hist, "w") as f:
         for d in DESIGNS:
@@ -687,7 +755,16 @@ set logscale x 2
 set xtics norotate
 set key top right
 plot for [i=0:{len(DESIGNS) - 1}] '{hist}' index i using 1:2 with linespoints title columnheader(1)
-"""
+""" + (f"""
+set output '{out}/curve-subscribers.png'
+set title 'pipe load: busy kernel ns per call against subscribers on each fasync list (mean of runs)'
+set ylabel 'ns per call'
+set xlabel 'subscribers on each read side'
+unset logscale x
+set xtics auto
+set yrange [0:*]
+plot for [i=0:{len(curve_designs) - 1}] '{curve_data}' index i using 1:2 with linespoints title columnheader(1)
+""" if curve_designs else "")
     result = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
     if result.returncode:
         print(f"run-bench: gnuplot failed: {result.stderr.strip()}", file=sys.stderr)
@@ -711,7 +788,8 @@ def boot_plan(args, rng):
     kernels = ["stock"] + args.design
     for r in range(args.rounds):
         for d in rng.sample(kernels, len(kernels)):
-            sections = "pipe,calls" + ("" if d == "stock" else ",fanout,peer")
+            sections = "pipe,calls" + (",curve" if r < args.curve_rounds else "") \
+                + ("" if d == "stock" else ",fanout,peer")
             if r == 0 and d == "stock":
                 sections += ",anchor"
             plan.append(("mttcg", d, sections))
@@ -754,7 +832,9 @@ def reread(out, kernel, stock):
         host_pingpong = pingpong_values(f.read())
     boots = []
     for name in sorted(os.listdir(os.path.join(out, "boots"))):
-        number, mode, design = name.split("-", 2)
+        number, rest = name.split("-", 1)
+        mode = max((m for m in MODES if rest.startswith(f"{m}-")), key=len)
+        design = rest[len(mode) + 1:]
         result = BootResult(mode, design, int(number),
                             kernel_hz(stock if design == "stock" else kernel))
         for log in ("channel.log", "host.log"):
@@ -871,6 +951,11 @@ def main():
     parser.add_argument("--one-cpu-rounds", type=int, default=4,
                         help="blocks of every kernel booted with one vCPU")
     parser.add_argument("--seed", type=int, default=2003, help="of the blocks' orders")
+    parser.add_argument("--curve-rounds", type=int, default=3,
+                        help="the first rounds, whose boots run the list-length curve")
+    parser.add_argument("--curve", default="0 1 4 16 64",
+                        help="subscribers on each read side, a point each")
+    parser.add_argument("--curve-seconds", type=float, default=1, help="per point")
     parser.add_argument("--runs", type=int, default=1,
                         help="pipe-load runs of each placement per boot")
     parser.add_argument("--seconds", type=float, default=2, help="per fan-out run")
@@ -900,6 +985,7 @@ def main():
     if args.smoke:
         args.design, args.rounds, args.one_cpu_rounds, args.runs = ["rwlock", "rcu"], 1, 1, 1
         args.seconds, args.pipe_seconds, args.subscribers = 0.5, 0.5, "1 2"
+        args.curve, args.curve_seconds = "0 4", 0.5
     args.design = args.design or list(DESIGNS)
 
     kernel = args.bzimage or os.path.join(args.build, "series/walk", BZIMAGE)
@@ -917,7 +1003,9 @@ def main():
         print(f"run-bench: {accel}: the bench measures TCG; using TCG", file=sys.stderr)
     settings = (f"profile=0 sigmouse_bench_runs={args.runs} sigmouse_bench_seconds={args.seconds} "
                 f"sigmouse_bench_pipe_seconds={args.pipe_seconds} "
-                f"sigmouse_bench_subscribers={args.subscribers.replace(' ', ',')}")
+                f"sigmouse_bench_subscribers={args.subscribers.replace(' ', ',')} "
+                f"sigmouse_bench_curve={args.curve.replace(' ', ',')} "
+                f"sigmouse_bench_curve_seconds={args.curve_seconds}")
 
     started = time.monotonic()
     print("run-bench: the read side on the host first, while no guest runs", flush=True)

@@ -89,6 +89,30 @@ class PrecisionTest(unittest.TestCase):
         self.assertIn("5.0 of the host's line transfers and 2.0 of the guest (TCG)'s", text)
 
 
+class CurveTest(unittest.TestCase):
+    def test_points_by_subscribers_and_boot(self):
+        boots = []
+        for number, busy in ((1, 4), (2, 8)):
+            b = run_bench.BootResult("mttcg", "rcu", number, 1000)
+            b.feed("section curve")
+            for n in (0, 4):
+                b.feed(f"pipe-load placement=cross subscribers={n} calls=1000000 writes_per_s=1")
+                b.feed(f"kprofile total={busy + n} step=1")
+                b.feed(f"ksyms kill_fasync={n} send_sigio={n} default_idle=0 pipe_write={busy}")
+            boots.append(b)
+        curve = run_bench.pipe_rows(boots, curve=True)
+        self.assertEqual([], run_bench.pipe_rows(boots))
+        points = run_bench.curve_points(curve, "rcu")
+        self.assertEqual([0, 4], list(points))
+        self.assertEqual(2, len(points[4]))
+        # 4 ticks of 1 ms in kill_fasync over a million calls: 4 ns; with send_sigio 8
+        self.assertAlmostEqual(4.0, points[4][0][0]["kf_ns_per_call"])
+        self.assertAlmostEqual(8.0, points[4][0][0]["fasync_ns_per_call"])
+        text = "\n".join(run_bench.curve_table(boots, random.Random(1)))
+        # busy kernel: (4 + 4) and (8 + 4) ticks over a million calls, by boot
+        self.assertIn("| rcu | 4 | 2 | 4.0 | 8.0 | 10 (8-12) |", text)
+
+
 class ProfileAgreementTest(unittest.TestCase):
     def boot(self, kprofile, readprofile):
         b = run_bench.BootResult("mttcg", "rcu", 1, 250)
