@@ -78,7 +78,10 @@ README_NOT_HERE = (("make test", "it is the run this check is part of"),
                     "installs what is missing"))
 # a code block's line that runs something, rather than shows output
 COMMAND = re.compile(r"^ {4,}((?:make|python3|apt-get)\b.*)$")
-PROMPT = r"(?m)^/ # "
+# the guest shell's prompt: at a line's start, or after a line of make
+# run's own that the guest's prompt overtook (seen once: "run: the
+# virtio tablet follows the pointer over the window/ # ")
+PROMPT = r"(?m)(^|^run: .*)/ # "
 TYPED = "typed-while-moving"
 CURSOR_QUERY, CURSOR_AT_BOTTOM = b"\x1b[6n", b"\x1b[25;1R"
 # sigio-watch's line per signal: node, si_code, si_band, si_fd, the packet
