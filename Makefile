@@ -61,7 +61,7 @@ help:
 	@echo '  fuzz          the syscall fuzzer for FUZZ_SECONDS (60) per boot; builds the KCSAN kernel first'
 	@echo '  bench         the benchmarks on both kernels, side by side; about an hour'
 	@echo '  bench-one     the benchmarks on VERSION: bench and stock kernels, 60 boots; about 25 min once built'
-	@echo '  bench-smoke   a seconds-long bench run to keep make bench working; about 2.5 min'
+	@echo '  bench-smoke   a seconds-long bench run to keep make bench working; about 3 min'
 	@echo '  boot-deaths   how often a guest dies while its kernel patches its text; BOOTS (20) of each mode'
 	@echo '  atlas-report  docs/sigio-atlas-<version>.md from the last make test-all'"'"'s boots; seconds'
 	@echo '  lava-jobs     a LAVA job per boot of make test (ALL=1: of make test-all), validated by LAVA'"'"'s schema; seconds'

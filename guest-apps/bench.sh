@@ -4,13 +4,19 @@
 # Settings: sigmouse_bench_sections (pipe,curve,calls,anchor,fanout,peer),
 # _runs (pipe-load runs of each placement), _pipe_seconds, _seconds (fan-out runs),
 # _subscribers (fan-out), _curve (the subscribers of the pipe load's
-# points), _curve_seconds.
+# points), _curve_seconds, _rates (the open-loop load's offered
+# writes/s), _rate_seconds, _paths (the lists' lengths of the path
+# lengths' phases), _path_writes.
 runs=${sigmouse_bench_runs:-2}
 seconds=${sigmouse_bench_seconds:-2}
 pipe_seconds=${sigmouse_bench_pipe_seconds:-4}
 subscribers=$(echo "${sigmouse_bench_subscribers:-1,4,16,64}" | tr , ' ')
 curve=$(echo "${sigmouse_bench_curve:-0,1,4,16,64}" | tr , ' ')
 curve_seconds=${sigmouse_bench_curve_seconds:-1}
+rates=$(echo "${sigmouse_bench_rates:-1000,10000,100000,300000,1000000}" | tr , ' ')
+rate_seconds=${sigmouse_bench_rate_seconds:-1}
+paths=$(echo "${sigmouse_bench_paths:-0,1,4,16}" | tr , ' ')
+path_writes=${sigmouse_bench_path_writes:-2000}
 sections=$(echo "${sigmouse_bench_sections:-pipe,calls,fanout,peer}" | tr , ' ')
 pairs=$(nproc)
 tracing=/sys/kernel/tracing
@@ -60,6 +66,23 @@ if has curve; then
 		{ kprofile reset && pipe-load "$pairs" "$curve_seconds" cross "$n" &&
 		  kprofile dump; } || echo "bench-error curve $n"
 	done
+fi
+
+# the pipe load open-loop, a point per offered rate, lowest first: the
+# cost of a write (one call) against how often calls come
+if has rate; then
+	echo "section rate"
+	for r in $rates; do
+		pipe-paced "$rate_seconds" "$r" || echo "bench-error rate $r"
+	done
+fi
+
+# kill_fasync() calls in phases, one list length each, for the host's
+# TCG plugin that counts their instructions: run-bench.py boots this
+# section alone, with the plugin loaded
+if has paths; then
+	echo "section paths"
+	kill-fasync-calls "$path_writes" $paths || echo "bench-error paths"
 fi
 
 # util-linux's readprofile and kprofile on one snapshot of the counters

@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench-cpu.h"
 #include "uinput-mouse.h"
 #include "sigmouse-node.h"
 
@@ -53,14 +54,6 @@ struct bench {
 	const char *node;
 	volatile long toggles;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 /* one packet from fd; its input-core time, or 0 */
 static uint64_t read_packet_time(struct bench *b, int fd)

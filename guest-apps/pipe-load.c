@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "bench-cpu.h"
+#include "pipe-subscribers.h"
 
 /* voluntary_ctxt_switches of a stopped process, or 0 */
 static long sleeps_of(pid_t pid)
@@ -51,28 +52,6 @@ static long sleeps_of(pid_t pid)
 			break;
 	fclose(f);
 	return n;
-}
-
-/*
- * n more open files of the pipe's read side, each subscribed with this
- * process as its owner: n entries on the pipe's fasync list. The files
- * stay open (and subscribed) until the process ends.
- */
-static int subscribe(int rfd, int n)
-{
-	char path[64];
-	int i, fd;
-
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", rfd);
-	for (i = 0; i < n; i++) {
-		fd = open(path, O_RDONLY | O_NONBLOCK);
-		if (fd < 0 || fcntl(fd, F_SETOWN, getpid()) ||
-		    fcntl(fd, F_SETFL, O_RDONLY | O_NONBLOCK | O_ASYNC)) {
-			perror("pipe-load: a subscriber");
-			return -1;
-		}
-	}
-	return 0;
 }
 
 int main(int argc, char **argv)

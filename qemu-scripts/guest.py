@@ -443,6 +443,14 @@ class Boot:
             self.console_mid_line = False
         print(line, end="\r\n" if self.terminal else "\n", flush=True)
 
+    def run_to_end(self, on_line=None):
+        """Start, serve the boot to its end (or its timeout), stop."""
+        self.start()
+        try:
+            self.serve(on_line=on_line)
+        finally:
+            self.stop()
+
     def stop(self, grace=0):
         """Kill QEMU if it still runs after grace seconds and close
         everything; safe to repeat."""

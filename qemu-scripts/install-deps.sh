@@ -4,7 +4,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-packages="linux-source-6.1 linux-source-6.12 qemu-system-x86 gcc g++ git make patch xz-utils bc flex bison
+packages="linux-source-6.1 linux-source-6.12 qemu-system-x86 qemu-user gcc g++ git make patch xz-utils bc flex bison
 libelf-dev libssl-dev ccache sparse busybox-static libevdev-dev pkg-config
 cpio python3 gnuplot-nox gcc-multilib stress-ng
 qemu-system-gui xvfb xdotool x11-apps python3-sphinx

@@ -51,6 +51,7 @@ import subprocess
 import sys
 import time
 
+import path_lengths
 from guest import (BZIMAGE, DEFAULT_VERSION, DESIGNS, Boot, add_version_argument, build_folder,
                    choose_accel, kernel_reports)
 
@@ -101,6 +102,7 @@ class BootResult:
         self.anchor = []
         self.pingpong = []
         self.fanout = []
+        self.rate = []       # one dict per offered rate of the open-loop load
         self.errors = []
         self.section = None
 
@@ -132,6 +134,8 @@ class BootResult:
             self.anchor.append(fields)
         elif word == "pingpong":
             self.pingpong.append(fields["ns_per_transfer"])
+        elif word == "pipe-paced" and self.section == "rate":
+            self.rate.append(fields)
         elif word == "fanout":
             fields["section"] = self.section
             self.fanout.append(fields)
@@ -386,6 +390,50 @@ def curve_table(boots, rng):
     return lines
 
 
+def rate_points(boots, design):
+    """{offered writes/s: [[a boot's run], ...]} of a design's open-loop
+    sweep, each run pipe-paced's fields."""
+    points = {}
+    for b in boots:
+        if b.design == design and b.mode == "mttcg":
+            for r in b.rate:
+                points.setdefault(r["rate"], []).append([r])
+    return dict(sorted(points.items()))
+
+
+def rate_table(boots, rng):
+    """Cost per write against the offered rate, and each design's extra
+    over stock at that rate."""
+    if not any(b.rate for b in boots):
+        return []
+    lines = ["", "## Cost against the event rate (open-loop pipe load, mttcg)", "",
+             "pipe-paced: a writer on CPU 0 offers the rate's one-byte writes on a fixed",
+             "schedule, a reader on CPU 1 drains, nobody subscribed; each write() is timed",
+             "from user space (one kill_fasync() call on the write, one on the read). Median",
+             "write() ns: mean of the boots' medians, 95 % interval resampling boots; minus",
+             "stock: the same median's difference from the stock kernel's at that rate (its",
+             "interval resampling both sides' boots). Achieved below offered: the guest could",
+             "not keep the schedule (plotted in rate.png).", "",
+             "| design | offered writes/s | boots | achieved writes/s | median write() ns (95 %) "
+             "| minus stock, ns (95 %) | p90 write() ns |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    stock = rate_points(boots, "stock")
+    for d in ["stock"] + list(DESIGNS):
+        for rate, by_boot in rate_points(boots, d).items():
+            runs = pooled(by_boot)
+            median = bootstrap_mean([[r["median_ns"] for r in b] for b in by_boot], rng)
+            extra = bootstrap_difference([[r["median_ns"] for r in b] for b in stock[rate]],
+                                         [[r["median_ns"] for r in b] for b in by_boot], rng) \
+                if d != "stock" and rate in stock else None
+            lines.append(f"| {d} | {rate:.0f} | {len(by_boot)} "
+                         f"| {statistics.mean(r['achieved'] for r in runs):.0f} "
+                         f"| {median[0]:.0f} ({median[1]:.0f}-{median[2]:.0f}) "
+                         + (f"| {extra[0]:+.0f} ({extra[1]:+.0f} to {extra[2]:+.0f}) "
+                            if extra else "| - ")
+                         + f"| {statistics.mean(r['p90_ns'] for r in runs):.0f} |")
+    return lines
+
+
 def line_transfers(boots, host_pingpong, extra):
     """What moving a cache line costs on the host and in the guest, and
     the rwlock's contended extra (ns) in those transfers."""
@@ -408,7 +456,7 @@ def line_transfers(boots, host_pingpong, extra):
     return lines
 
 
-def summarize(boots, host_anchor, args, rng, out, host_pingpong=()):
+def summarize(boots, host_anchor, args, rng, out, host_pingpong=(), paths=()):
     rows = pipe_rows(boots)
     md = [f"# make bench results: Linux {args.version}", "",
           f"Command: `{args.command}`; {args.rounds} rounds ({args.one_cpu_rounds} with one "
@@ -595,7 +643,8 @@ def summarize(boots, host_anchor, args, rng, out, host_pingpong=()):
                        "packets, every peer run):", ""] + diffprofile(peer, "peer", "evdev",
                                                                         "sigmouse", top=10)
     md += [f"- {b.mode} {b.design} boot {b.number}: {e}" for b in boots for e in b.errors]
-    md += curve_table(boots, rng) + profile_agreement(boots) + host_table(boots, modes, designs)
+    md += curve_table(boots, rng) + rate_table(boots, rng) + list(paths) + profile_agreement(boots) \
+        + host_table(boots, modes, designs)
     died = os.path.join(out, "died")
     if os.path.isdir(died):
         md += ["", "## Boots run again", "",
@@ -704,6 +753,20 @@ def write_outputs(rows, boots, host_anchor, out, md):
     plot(rows, boots, out)
 
 
+def write_curves(path, points, key):
+    """gnuplot's data for one line per design, the mean of key at each
+    point (points: design -> {x: [[a boot's runs], ...]}): the designs
+    written."""
+    written = [d for d in points if points[d]]
+    with open(path, "w") as f:
+        for d in written:
+            f.write(f"{d}\n")
+            for x, by_boot in points[d].items():
+                f.write(f"{x} {statistics.mean(r[key] for r in pooled(by_boot))}\n")
+            f.write("\n\n")
+    return written
+
+
 def plot(rows, boots, out):
     """PNG plots with gnuplot, from small data files next to them."""
     data = os.path.join(out, "plot-kill-fasync.dat")
@@ -715,14 +778,13 @@ def plot(rows, boots, out):
                     sd = statistics.stdev(ns) if len(ns) > 1 else 0
                     f.write(f'"{mode} {d}" {statistics.mean(ns)} {sd}\n')
     curve = pipe_rows(boots, curve=True)
+    kernels = ["stock"] + list(DESIGNS)
     curve_data = os.path.join(out, "plot-curve.dat")
-    curve_designs = [d for d in ["stock"] + list(DESIGNS) if curve_points(curve, d)]
-    with open(curve_data, "w") as f:
-        for d in curve_designs:
-            f.write(f"{d}\n")
-            for n, by_boot in curve_points(curve, d).items():
-                f.write(f"{n} {statistics.mean(r['kernel_ns_per_call'] for r in pooled(by_boot))}\n")
-            f.write("\n\n")
+    curve_designs = write_curves(curve_data, {d: curve_points(curve, d) for d in kernels},
+                                 "kernel_ns_per_call")
+    rate_data = os.path.join(out, "plot-rate.dat")
+    rate_designs = write_curves(rate_data, {d: rate_points(boots, d) for d in kernels},
+                                "median_ns")
     hist = os.path.join(out, "plot-latency.dat")
     with open(hist, "w") as f:
         for d in DESIGNS:
@@ -764,7 +826,15 @@ unset logscale x
 set xtics auto
 set yrange [0:*]
 plot for [i=0:{len(curve_designs) - 1}] '{curve_data}' index i using 1:2 with linespoints title columnheader(1)
-""" if curve_designs else "")
+""" if curve_designs else "") + (f"""
+set output '{out}/rate.png'
+set title 'open-loop pipe load: median write() ns against the offered rate (mean of boots)'
+set ylabel 'median write() ns'
+set xlabel 'offered writes/s'
+set logscale x 10
+set yrange [0:*]
+plot for [i=0:{len(rate_designs) - 1}] '{rate_data}' index i using 1:2 with linespoints title columnheader(1)
+""" if rate_designs else "")
     result = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
     if result.returncode:
         print(f"run-bench: gnuplot failed: {result.stderr.strip()}", file=sys.stderr)
@@ -788,7 +858,7 @@ def boot_plan(args, rng):
     kernels = ["stock"] + args.design
     for r in range(args.rounds):
         for d in rng.sample(kernels, len(kernels)):
-            sections = "pipe,calls" + (",curve" if r < args.curve_rounds else "") \
+            sections = "pipe,calls" + (",curve,rate" if r < args.curve_rounds else "") \
                 + ("" if d == "stock" else ",fanout,peer")
             if r == 0 and d == "stock":
                 sections += ",anchor"
@@ -921,11 +991,7 @@ def bench_boot(n, mode, design, image, initrd, workdir, label, started, **settin
         if not line.startswith("ksyms"):
             print(f"[{time.monotonic() - started:5.0f} s] {label}: {line}", flush=True)
 
-    boot.start()
-    try:
-        boot.serve(on_line=progress)
-    finally:
-        boot.stop()
+    boot.run_to_end(on_line=progress)
     return result, boot
 
 
@@ -952,15 +1018,22 @@ def main():
                         help="blocks of every kernel booted with one vCPU")
     parser.add_argument("--seed", type=int, default=2003, help="of the blocks' orders")
     parser.add_argument("--curve-rounds", type=int, default=3,
-                        help="the first rounds, whose boots run the list-length curve")
+                        help="the first rounds, whose boots run the curves (list length, rate)")
     parser.add_argument("--curve", default="0 1 4 16 64",
                         help="subscribers on each read side, a point each")
     parser.add_argument("--curve-seconds", type=float, default=1, help="per point")
+    parser.add_argument("--rates", default="1000 10000 100000 300000 1000000",
+                        help="the open-loop load's offered writes/s, a point each")
+    parser.add_argument("--rate-seconds", type=float, default=1, help="per rate")
     parser.add_argument("--runs", type=int, default=1,
                         help="pipe-load runs of each placement per boot")
     parser.add_argument("--seconds", type=float, default=2, help="per fan-out run")
     parser.add_argument("--pipe-seconds", type=float, default=4, help="per pipe-load run")
     parser.add_argument("--subscribers", default="1 4 16 64")
+    parser.add_argument("--paths", default="0 1 4 16",
+                        help="subscribers on the list of each phase of the path-length boots")
+    parser.add_argument("--path-writes", type=int, default=2000,
+                        help="kill_fasync() calls of each path-length phase")
     parser.add_argument("--out", help="results folder (default: build/<version>/bench)")
     parser.add_argument("--reread", action="store_true",
                         help="no boots: summarize the run already in the results folder again")
@@ -986,16 +1059,24 @@ def main():
         args.design, args.rounds, args.one_cpu_rounds, args.runs = ["rwlock", "rcu"], 1, 1, 1
         args.seconds, args.pipe_seconds, args.subscribers = 0.5, 0.5, "1 2"
         args.curve, args.curve_seconds = "0 4", 0.5
+        args.paths, args.path_writes = "0 1 4", 500
+        args.rates, args.rate_seconds = "1000 100000", 0.3
     args.design = args.design or list(DESIGNS)
+    # the path-length boots: every kernel; in the smoke one, with calls on
+    # its path, and the debug kernel's disassembly is not walked
+    path_kernels = ["rwlock"] if args.smoke else ["stock"] + args.design
 
     kernel = args.bzimage or os.path.join(args.build, "series/walk", BZIMAGE)
     stock = args.stock_bzimage or os.path.join(args.build, "linux-stock", BZIMAGE)
     initrd = os.path.join(args.build, "initramfs.cpio.gz")
     out = args.out or os.path.join(args.build, "bench-smoke" if args.smoke else "bench")
     os.makedirs(out, exist_ok=True)
+    images = {d: stock if d == "stock" else kernel for d in path_kernels}
+    subscribers = [int(n) for n in args.paths.split()]
     if args.reread:
         boots, host_anchor, host_pingpong = reread(out, kernel, stock)
-        text = summarize(boots, host_anchor, args, random.Random(2003), out, host_pingpong)
+        paths, _ = path_lengths.section(out, images, subscribers, not args.smoke)
+        text = summarize(boots, host_anchor, args, random.Random(2003), out, host_pingpong, paths)
         print(text)
         return 0
     accel = choose_accel(args.build, kernel, initrd)
@@ -1005,7 +1086,9 @@ def main():
                 f"sigmouse_bench_pipe_seconds={args.pipe_seconds} "
                 f"sigmouse_bench_subscribers={args.subscribers.replace(' ', ',')} "
                 f"sigmouse_bench_curve={args.curve.replace(' ', ',')} "
-                f"sigmouse_bench_curve_seconds={args.curve_seconds}")
+                f"sigmouse_bench_curve_seconds={args.curve_seconds} "
+                f"sigmouse_bench_rates={args.rates.replace(' ', ',')} "
+                f"sigmouse_bench_rate_seconds={args.rate_seconds}")
 
     started = time.monotonic()
     print("run-bench: the read side on the host first, while no guest runs", flush=True)
@@ -1053,7 +1136,25 @@ def main():
             failed = True
         boots.append(result)
 
-    text = summarize(boots, host_anchor, args, random.Random(2003), out, host_pingpong)
+    plugin = path_lengths.build_plugin(os.path.join(os.path.dirname(args.build), "plugins"))
+    shutil.rmtree(os.path.join(out, "paths"), ignore_errors=True)
+    for i, d in enumerate(path_kernels, 1):
+        label = f"path lengths {i}/{len(path_kernels)} {d}"
+        boot, _ = path_lengths.count_boot(
+            plugin, images[d], initrd, os.path.join(out, "paths", d),
+            "" if d == "stock" else DESIGNS[d], subscribers, args.path_writes,
+            lambda line, label=label: print(f"[{time.monotonic() - started:5.0f} s] {label}: "
+                                            f"{line}", flush=True))
+        if boot.timed_out or boot.exit_status != 0 or first_report(boot.workdir):
+            print(f"run-bench: the {label} boot did not finish (see {boot.workdir}/)",
+                  file=sys.stderr)
+            failed = True
+    paths, problems = path_lengths.section(out, images, subscribers, not args.smoke)
+    for problem in problems:
+        print(f"run-bench: path lengths: {problem}", file=sys.stderr)
+    failed = failed or bool(problems)
+
+    text = summarize(boots, host_anchor, args, random.Random(2003), out, host_pingpong, paths)
     print()
     print(text)
     print(f"\nrun-bench: {time.monotonic() - started:.0f} s; results in {out}/")
