@@ -239,20 +239,28 @@ def interval(values):
     return values[int(0.025 * len(values))], values[int(0.975 * len(values)) - 1]
 
 
+def resample(statistic, samples, rng):
+    """statistic(*samples) and its 95 % percentile interval over
+    replicates that resample each sample's boots (a sample: a list of
+    boots, each a list of values); a replicate whose statistic is None
+    is left out."""
+    point = statistic(*samples)
+    replicates = (statistic(*(rng.choices(s, k=len(s)) for s in samples))
+                  for _ in range(BOOTSTRAP))
+    return (point, *interval(r for r in replicates if r is not None))
+
+
+def mean_of(boots):
+    return statistics.mean(pooled(boots))
+
+
 def bootstrap_ratio(a, b, rng):
-    """mean(b) / mean(a) over all runs, and its 95 % percentile interval
-    resampling each side's boots (a, b: select_boots()); one boot a side
-    gives no spread, which is what one boot can say."""
-    if not pooled(a) or not pooled(b) or not statistics.mean(pooled(a)):
+    """mean(b) / mean(a) over all runs, and its 95 % interval resampling
+    each side's boots (a, b: select_boots()); one boot a side gives no
+    spread, which is what one boot can say."""
+    if not pooled(a) or not pooled(b) or not mean_of(a):
         return None
-    point = statistics.mean(pooled(b)) / statistics.mean(pooled(a))
-    ratios = []
-    for _ in range(BOOTSTRAP):
-        ma = statistics.mean(pooled(rng.choices(a, k=len(a))))
-        mb = statistics.mean(pooled(rng.choices(b, k=len(b))))
-        if ma:
-            ratios.append(mb / ma)
-    return (point, *interval(ratios))
+    return resample(lambda a, b: mean_of(b) / mean_of(a) if mean_of(a) else None, (a, b), rng)
 
 
 def bootstrap_difference(a, b, rng):
@@ -260,18 +268,13 @@ def bootstrap_difference(a, b, rng):
     each side's boots, as bootstrap_ratio()."""
     if not pooled(a) or not pooled(b):
         return None
-    point = statistics.mean(pooled(b)) - statistics.mean(pooled(a))
-    diffs = [statistics.mean(pooled(rng.choices(b, k=len(b))))
-             - statistics.mean(pooled(rng.choices(a, k=len(a)))) for _ in range(BOOTSTRAP)]
-    return (point, *interval(diffs))
+    return resample(lambda b, a: mean_of(b) - mean_of(a), (b, a), rng)
 
 
 def bootstrap_mean(boots, rng):
     """The mean of values grouped by boot, and its 95 % interval
     resampling boots."""
-    return (statistics.mean(pooled(boots)),
-            *interval(statistics.mean(pooled(rng.choices(boots, k=len(boots))))
-                      for _ in range(BOOTSTRAP)))
+    return resample(mean_of, (boots,), rng)
 
 
 def precision(boots, rng, target=0.10):
