@@ -348,12 +348,15 @@ endif
 
 # the benchmarks on VERSION, on a kernel without the debug options (the
 # series' head in the tree make check-series walks) and on stock with
-# the same configuration (the control); SMP=N vCPUs
+# the same configuration (the control); SMP=N vCPUs in the main rounds,
+# and VCPUS="1 4" the pipe load's rounds at those counts too (default 1):
+# on a host with 8 cores, SMP=8 VCPUS="1 2 4" draws the curve to 8
 bench-one: series
 	@SIGMOUSE_FLAVOUR=bench sh $(SCRIPTS)/build-kernel.sh
 	@SIGMOUSE_FLAVOUR=stock sh $(SCRIPTS)/build-kernel.sh
 	@SIGMOUSE_FLAVOUR=bench sh $(SCRIPTS)/build-initramfs.sh
-	@$(PYTHON) $(SCRIPTS)/run-bench.py --version $(VERSION) $(if $(SMP),--smp $(SMP))
+	@$(PYTHON) $(SCRIPTS)/run-bench.py --version $(VERSION) $(if $(SMP),--smp $(SMP)) \
+		$(if $(VCPUS),--vcpus $(VCPUS))
 
 # make check: first what needs no kernel build (the host scripts' tests,
 # the promise table), then what needs the debug kernel's tree (sparse,

@@ -12,13 +12,17 @@ Boots, each running guest-apps/bench.sh with the sections it is given:
               only a global lock's word), ftrace's count once per boot as
               a check, readprofile against kprofile on one snapshot, then
               fan-out and the evdev peer
-  curve       in the first CURVE_ROUNDS rounds, the cross-CPU pipe load
+  curves      in the first CURVE_ROUNDS rounds, the cross-CPU pipe load
               again with 0, 1, 4, 16 and 64 subscribers on each read
-              side's fasync list, a profile a point
-  one CPU     ONE_CPU_ROUNDS rounds of the same kernels with one vCPU,
-              the pipe load only: the uncontended cost, whose difference
-              from the local load on --smp vCPUs is what sharing the lock
-              line costs
+              side's fasync list, a profile a point, and the open-loop
+              load (pipe-paced) at each offered rate of --rates
+  vCPUs       VCPU_ROUNDS rounds of the same kernels with each count of
+              --vcpus (default 1), the pipe load only: with one, the
+              uncontended cost, whose difference from the local load on
+              --smp vCPUs is what sharing the lock line costs
+  paths       a boot of each kernel on one vCPU with the TCG plugin
+              that counts every kill_fasync() call's instructions
+              (path_lengths.py), beside the disassembly's count
   anchor      the same read-side program on the host and in the guest,
               and cacheline-pingpong: what moving one cache line between
               two CPUs costs, on each
@@ -34,10 +38,10 @@ profiles (profiles/), diffprofile tables and PNG plots (gnuplot).
 
 --versions VERSION... boots nothing: it puts the kernels' finished runs side
 by side (make bench, both kernels), each design's pipe load against the
-stock control of its own kernel's run, and writes that table to
-docs/bench/kernels.md's place (--out, default build/bench-kernels.md);
---runs-from DIR reads a kept run's DIR/<version>/runs.csv instead (or
-DIR/runs.csv, a folder holding one kernel's run).
+stock control of its own kernel's run, and writes that table (--out,
+default build/bench-kernels.md); --runs-from DIR reads kept runs'
+DIR/<version>/runs.csv instead (docs/bench), or DIR/runs.csv, a folder
+holding one kernel's run.
 """
 
 import argparse
@@ -45,6 +49,7 @@ import csv
 import math
 import os
 import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -58,17 +63,33 @@ from guest import (BZIMAGE, DEFAULT_VERSION, DESIGNS, Boot, add_version_argument
 # the kill_fasync() time: its own, each design's walk, and the lock
 # functions it calls out of line (bench.sh checks they exist)
 LOCK_HELPERS = ("_raw_read_lock", "queued_read_lock_slowpath")
-# mode -> accelerator, extra QEMU arguments, vCPUs (None: --smp). Both
-# are QEMU's multi-threaded TCG, where locked operations are the host's
-# own atomics; with one vCPU no cache line moves between CPUs.
+# The modes, all QEMU's multi-threaded TCG, where locked operations are
+# the host's own atomics: "mttcg", the main rounds with --smp vCPUs, and
+# "mttcg-<n>cpu", the pipe load's rounds with n vCPUs for each n of
+# --vcpus; with one vCPU no cache line moves between CPUs.
 # (Single-threaded TCG and -icount once ran here too, and are gone:
 # single-threaded TCG has no parallel atomics at all, and icount's
 # "instructions" were a periodic tick sampling a periodic loop, fewer
 # than the path has: docs/bench.md keeps them as negative results.)
-MODES = {
-    "mttcg": ("tcg", (), None),
-    "mttcg-1cpu": ("tcg", (), 1),
-}
+MAIN_MODE = "mttcg"
+VCPU_MODE = re.compile(r"^mttcg-(\d+)cpu$")
+# a boot's folder: <number>-<mode>-<design>
+BOOT_FOLDER = re.compile(r"^(\d+)-(mttcg(?:-\d+cpu)?)-(.+)$")
+
+
+def vcpu_mode(n):
+    return f"mttcg-{n}cpu"
+
+
+def mode_vcpus(mode, smp):
+    """The vCPUs a mode's boots have (smp: the main rounds')."""
+    m = VCPU_MODE.match(mode)
+    return int(m.group(1)) if m else smp
+
+
+def ordered_modes(modes):
+    """The main mode first, then the others by their vCPUs."""
+    return sorted(set(modes), key=lambda m: (m != MAIN_MODE, mode_vcpus(m, 0)))
 BOOTSTRAP = 2000
 # a run whose busy ticks are at least this share (%) in
 # prepare_to_wait_event() runs its pipes sleeping on their wait queues
@@ -122,7 +143,8 @@ class BootResult:
             self.profiled()[-1].update(ticks=fields["total"], step=fields["step"])
         elif word == "ksyms" and self.section in ("pipe", "curve") and self.profiled():
             self.profiled()[-1]["symbols"].update(fields)
-        elif word in ("kprofile", "ksyms") and self.section == "peer" and self.fanout:
+        elif word in ("kprofile", "ksyms") and self.section in ("peer", "fanout") \
+                and self.fanout:
             self.fanout[-1].setdefault("symbols", {}).update({} if word == "kprofile" else fields)
         elif word == "ksyms" and self.section == "readprofile":
             self.profile_check["kprofile"].update(fields)
@@ -138,6 +160,7 @@ class BootResult:
             self.rate.append(fields)
         elif word == "fanout":
             fields["section"] = self.section
+            fields["tick_ns"] = 1e9 / self.hz
             self.fanout.append(fields)
         elif word == "latency_hist" and self.fanout:
             self.fanout[-1]["hist"] = fields.get("us", "")
@@ -352,6 +375,12 @@ def fanout_runs(boots, design, section, **match):
             all(f.get(k) == v for k, v in match.items())]
 
 
+def per_packet(runs, ticks):
+    """ns per packet of the profiled fan-out runs, ticks(symbols) each."""
+    return [ticks(f["symbols"]) * f["tick_ns"] / f["packets"] for f in runs
+            if f.get("symbols") and f["packets"]]
+
+
 def quartiles(values):
     """(first quartile, median, third quartile)."""
     q1, median, q3 = statistics.quantiles(values, n=4, method="inclusive")
@@ -437,6 +466,38 @@ def rate_table(boots, rng):
     return lines
 
 
+def vcpu_points(rows, design, smp):
+    """{vCPUs: [[a boot's runs' kill_fasync() ns per call], ...]} of a
+    design's local pipe load in every mode (smp: the main mode's)."""
+    points = {}
+    for mode in ordered_modes(r["mode"] for r in rows):
+        by_boot = select_boots(rows, mode, design, "kf_ns_per_call", "local")
+        if by_boot:
+            points[mode_vcpus(mode, smp)] = by_boot
+    return dict(sorted(points.items()))
+
+
+def vcpu_table(rows, designs, smp, rng):
+    """kill_fasync() ns per call against vCPUs, when boots had two
+    counts or more."""
+    counts = sorted({n for d in designs for n in vcpu_points(rows, d, smp)})
+    if len(counts) < 2:
+        return []
+    lines = ["", "## Cost against vCPUs (local pipe load)", "",
+             "A writer/reader pair per vCPU, each pair's ends on one CPU: kill_fasync() ns",
+             "per call, mean of the boots, 95 % interval resampling boots (plotted in",
+             "vcpus.png). Each vCPU is a host thread: counts past the host's cores measure",
+             "its scheduler, not the kernel.", "",
+             "| design | " + " | ".join(f"{n} vCPU{'s' if n > 1 else ''}" for n in counts) + " |",
+             "| --- |" + " --- |" * len(counts)]
+    for d in designs:
+        points = vcpu_points(rows, d, smp)
+        cells = [bootstrap_mean(points[n], rng) if n in points else None for n in counts]
+        lines.append(f"| {d} | " + " | ".join(f"{m[0]:.1f} ({m[1]:.1f}-{m[2]:.1f})" if m else "-"
+                                              for m in cells) + " |")
+    return lines
+
+
 def line_transfers(boots, host_pingpong, extra):
     """What moving a cache line costs on the host and in the guest, and
     the rwlock's contended extra (ns) in those transfers."""
@@ -462,8 +523,8 @@ def line_transfers(boots, host_pingpong, extra):
 def summarize(boots, host_anchor, args, rng, out, host_pingpong=(), paths=()):
     rows = pipe_rows(boots)
     md = [f"# make bench results: Linux {args.version}", "",
-          f"Command: `{args.command}`; {args.rounds} rounds ({args.one_cpu_rounds} with one "
-          f"vCPU), seed {args.seed}, {args.runs} pipe-load runs of each placement "
+          f"Command: `{args.command}`; {args.rounds} rounds ({args.vcpu_rounds} more with "
+          f"{' and '.join(map(str, args.vcpus))} vCPU{'s' if args.vcpus != [1] else ''}), seed {args.seed}, {args.runs} pipe-load runs of each placement "
           f"of {args.pipe_seconds:g} s per boot, {args.smp} vCPUs, QEMU's multi-threaded TCG, "
           f"HZ={boots[0].hz if boots else '?'}, profile=0.", "",
           "Each pipe run's kill_fasync() time is the profile's ticks in kill_fasync(), the",
@@ -478,7 +539,7 @@ def summarize(boots, host_anchor, args, rng, out, host_pingpong=(), paths=()):
     md += ["## Pipe load (nobody subscribed): ns per kill_fasync() call", "",
            "| mode | placement | design | runs (spinning, sleeping) | writes/s | kill_fasync % of busy kernel ticks | kill_fasync ns/call | busy kernel ns/call |",
            "| --- | --- | --- | --- | --- | --- | --- | --- |"]
-    modes = [m for m in MODES if any(r["mode"] == m for r in rows)]
+    modes = ordered_modes(r["mode"] for r in rows)
     designs = [d for d in ["stock"] + list(DESIGNS) if any(r["design"] == d for r in rows)]
     placements = [p for p in ("cross", "local")
                   if any((r.get("placement") or "cross") == p for r in rows)]
@@ -537,13 +598,14 @@ def summarize(boots, host_anchor, args, rng, out, host_pingpong=(), paths=()):
            "spread between boots.", "",
            "| mode | design | boots | half-width | boots for ±10 % |", "| --- | --- | --- | --- | --- |"]
     for mode in modes:
-        placement = "local" if mode == "mttcg-1cpu" else "cross"
+        placement = "local" if mode != MAIN_MODE else "cross"
         for d in designs:
             p = precision(select_boots(rows, mode, d, "kf_ns_per_call", placement), rng)
             if p:
                 md.append(f"| {mode} | {d} | {p[0]} | {100 * p[1]:.0f} % | {p[2]} |")
 
-    if "mttcg-1cpu" in modes:
+    md += vcpu_table(rows, designs, args.smp, rng)
+    if vcpu_mode(1) in modes:
         md += ["", "## What sharing the lock line costs", "",
                f"kill_fasync() ns per call with one vCPU against {args.smp} vCPUs with each",
                "pipe's ends on one CPU (local): the pipes behave alike, and only with more than",
@@ -553,7 +615,7 @@ def summarize(boots, host_anchor, args, rng, out, host_pingpong=(), paths=()):
                "| --- | --- | --- | --- |"]
         extras = {}
         for d in designs:
-            one = select_boots(rows, "mttcg-1cpu", d, "kf_ns_per_call", "local")
+            one = select_boots(rows, vcpu_mode(1), d, "kf_ns_per_call", "local")
             many = select_boots(rows, "mttcg", d, "kf_ns_per_call", "local")
             extras[d] = extra = bootstrap_difference(one, many, rng)
             if extra:
@@ -598,9 +660,13 @@ def summarize(boots, host_anchor, args, rng, out, host_pingpong=(), paths=()):
     md += ["", "## Fan-out: one sigmouse node, RT-signal subscribers (mttcg)", "",
            "Loss is 0 by construction (at most 8 packets in flight, unlimited",
            "RLIMIT_SIGPENDING): a check of the bench, not a finding. From 4 subscribers on",
-           "the latency is about the window over the throughput.", "",
-           "| design | subscribers | runs | packets/s | signals/s | latency p50 us | p99 us |",
-           "| --- | --- | --- | --- | --- | --- | --- |"]
+           "the latency is about the window over the throughput. Each run is profiled:",
+           "kill_fasync ns/packet is its ticks in kill_fasync(), the walk and the lock",
+           "helpers times the tick over the packets; fasync, in every function named for",
+           "fasync or SIGIO.", "",
+           "| design | subscribers | runs | packets/s | signals/s | latency p50 us | p99 us "
+           "| kill_fasync ns/packet | fasync ns/packet |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for d in DESIGNS:
         subs = sorted({f["subscribers"] for f in fanout_runs(boots, d, "fanout", churn=0)})
         for s in subs:
@@ -609,7 +675,9 @@ def summarize(boots, host_anchor, args, rng, out, host_pingpong=(), paths=()):
                       f"| {mean_sd([f['packets_per_s'] for f in runs])} "
                       f"| {mean_sd([f['signals_per_s'] for f in runs])} "
                       f"| {mean_sd([f['p50_us'] for f in runs])} "
-                      f"| {mean_sd([f['p99_us'] for f in runs])} |")
+                      f"| {mean_sd([f['p99_us'] for f in runs])} "
+                      f"| {mean_sd(per_packet(runs, kf_ticks))} "
+                      f"| {mean_sd(per_packet(runs, fasync_ticks))} |")
     md += ["", "| design | churn: packets/s | signals/s | O_ASYNC switches/s |",
            "| --- | --- | --- | --- |"]
     for d in DESIGNS:
@@ -656,7 +724,7 @@ def summarize(boots, host_anchor, args, rng, out, host_pingpong=(), paths=()):
         md += [f"- {name}: {first_report(os.path.join(died, name))}"
                for name in sorted(os.listdir(died))]
 
-    write_outputs(rows, boots, host_anchor, out, md)
+    write_outputs(rows, boots, host_anchor, out, md, args.smp)
     return "\n".join(md)
 
 
@@ -721,7 +789,7 @@ def host_line(before, after):
             f"steal_pct={100.0 * stolen / total if total else 0:.2f}")
 
 
-def write_outputs(rows, boots, host_anchor, out, md):
+def write_outputs(rows, boots, host_anchor, out, md, smp):
     profiles = os.path.join(out, "profiles")
     os.makedirs(profiles, exist_ok=True)
     csv_rows = []
@@ -753,28 +821,33 @@ def write_outputs(rows, boots, host_anchor, out, md):
         writer.writerows(csv_rows)
     with open(os.path.join(out, "results.md"), "w") as f:
         f.write("\n".join(md) + "\n")
-    plot(rows, boots, out)
+    plot(rows, boots, out, smp)
 
 
-def write_curves(path, points, key):
-    """gnuplot's data for one line per design, the mean of key at each
-    point (points: design -> {x: [[a boot's runs], ...]}): the designs
+def write_curves(path, points):
+    """gnuplot's data for one line per design, the mean at each point
+    (points: design -> {x: [[a boot's values], ...]}): the designs
     written."""
     written = [d for d in points if points[d]]
     with open(path, "w") as f:
         for d in written:
             f.write(f"{d}\n")
             for x, by_boot in points[d].items():
-                f.write(f"{x} {statistics.mean(r[key] for r in pooled(by_boot))}\n")
+                f.write(f"{x} {statistics.mean(pooled(by_boot))}\n")
             f.write("\n\n")
     return written
 
 
-def plot(rows, boots, out):
+def values_of(points, key):
+    """{x: [[a boot's runs' key], ...]} of {x: [[a boot's runs], ...]}."""
+    return {x: [[r[key] for r in b] for b in by_boot] for x, by_boot in points.items()}
+
+
+def plot(rows, boots, out, smp):
     """PNG plots with gnuplot, from small data files next to them."""
     data = os.path.join(out, "plot-kill-fasync.dat")
     with open(data, "w") as f:
-        for mode in MODES:
+        for mode in ordered_modes(r["mode"] for r in rows):
             for d in ["stock"] + list(DESIGNS):
                 ns = select(rows, mode, d, "kf_ns_per_call")
                 if ns:
@@ -783,11 +856,13 @@ def plot(rows, boots, out):
     curve = pipe_rows(boots, curve=True)
     kernels = ["stock"] + list(DESIGNS)
     curve_data = os.path.join(out, "plot-curve.dat")
-    curve_designs = write_curves(curve_data, {d: curve_points(curve, d) for d in kernels},
-                                 "kernel_ns_per_call")
+    curve_designs = write_curves(curve_data, {
+        d: values_of(curve_points(curve, d), "kernel_ns_per_call") for d in kernels})
     rate_data = os.path.join(out, "plot-rate.dat")
-    rate_designs = write_curves(rate_data, {d: rate_points(boots, d) for d in kernels},
-                                "median_ns")
+    rate_designs = write_curves(rate_data, {
+        d: values_of(rate_points(boots, d), "median_ns") for d in kernels})
+    vcpu_data = os.path.join(out, "plot-vcpus.dat")
+    vcpu_designs = write_curves(vcpu_data, {d: vcpu_points(rows, d, smp) for d in kernels})
     hist = os.path.join(out, "plot-latency.dat")
     with open(hist, "w") as f:
         for d in DESIGNS:
@@ -837,7 +912,16 @@ set xlabel 'offered writes/s'
 set logscale x 10
 set yrange [0:*]
 plot for [i=0:{len(rate_designs) - 1}] '{rate_data}' index i using 1:2 with linespoints title columnheader(1)
-""" if rate_designs else "")
+""" if rate_designs else "") + (f"""
+set output '{out}/vcpus.png'
+set title 'local pipe load, a pair per vCPU: kill_fasync() ns per call against vCPUs (mean of boots)'
+set ylabel 'ns per call'
+set xlabel 'vCPUs'
+unset logscale x
+set xtics 1
+set yrange [0:*]
+plot for [i=0:{len(vcpu_designs) - 1}] '{vcpu_data}' index i using 1:2 with linespoints title columnheader(1)
+""" if len({x for d in vcpu_designs for x in vcpu_points(rows, d, smp)}) > 1 else "")
     result = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
     if result.returncode:
         print(f"run-bench: gnuplot failed: {result.stderr.strip()}", file=sys.stderr)
@@ -866,8 +950,9 @@ def boot_plan(args, rng):
             if r == 0 and d == "stock":
                 sections += ",anchor"
             plan.append(("mttcg", d, sections))
-    for r in range(args.one_cpu_rounds):
-        plan += [("mttcg-1cpu", d, "pipe") for d in rng.sample(kernels, len(kernels))]
+    for n in args.vcpus:
+        for r in range(args.vcpu_rounds):
+            plan += [(vcpu_mode(n), d, "pipe") for d in rng.sample(kernels, len(kernels))]
     return plan
 
 
@@ -905,9 +990,7 @@ def reread(out, kernel, stock):
         host_pingpong = pingpong_values(f.read())
     boots = []
     for name in sorted(os.listdir(os.path.join(out, "boots"))):
-        number, rest = name.split("-", 1)
-        mode = max((m for m in MODES if rest.startswith(f"{m}-")), key=len)
-        design = rest[len(mode) + 1:]
+        number, mode, design = BOOT_FOLDER.match(name).groups()
         result = BootResult(mode, design, int(number),
                             kernel_hz(stock if design == "stock" else kernel))
         for log in ("channel.log", "host.log"):
@@ -936,7 +1019,7 @@ def side_by_side(versions, rng, runs_from=None):
     """Markdown: the kernels' make bench runs, pipe load per design (mttcg),
     each against the stock control of its own run, and the 2003
     comparison in each. The runs are build/<version>/bench's, or with
-    runs_from the kept runs.csv of <runs_from>/<version> (docs/bench/kernels)
+    runs_from the kept runs.csv of <runs_from>/<version> (docs/bench)
     or, for a folder holding one kernel's run, of runs_from itself."""
     def folder(v):
         if not runs_from:
@@ -1017,8 +1100,10 @@ def main():
     parser.add_argument("--smp", type=int, default=int(os.environ.get("SMP", os.cpu_count() or 2)))
     parser.add_argument("--rounds", type=int, default=8,
                         help="blocks of every kernel, each in its own random order")
-    parser.add_argument("--one-cpu-rounds", type=int, default=4,
-                        help="blocks of every kernel booted with one vCPU")
+    parser.add_argument("--vcpus", type=int, nargs="+", default=[1],
+                        help="vCPU counts besides --smp's, each with rounds of the pipe load")
+    parser.add_argument("--vcpu-rounds", type=int, default=4,
+                        help="blocks of every kernel for each of --vcpus")
     parser.add_argument("--seed", type=int, default=2003, help="of the blocks' orders")
     parser.add_argument("--curve-rounds", type=int, default=3,
                         help="the first rounds, whose boots run the curves (list length, rate)")
@@ -1046,7 +1131,7 @@ def main():
                         help="no boots: the kernels' finished runs side by side")
     parser.add_argument("--runs-from", metavar="DIR",
                         help="with --versions: DIR/<version>/runs.csv, a kept run "
-                        "(docs/bench/kernels), or DIR/runs.csv, one kernel's, instead of "
+                        "(docs/bench), or DIR/runs.csv, one kernel's, instead of "
                         "build/<version>/bench")
     args = parser.parse_args()
     if args.versions:
@@ -1059,7 +1144,7 @@ def main():
     args.build = build_folder(args.version)
     args.command = "make bench" if not args.smoke else "make bench-smoke"
     if args.smoke:
-        args.design, args.rounds, args.one_cpu_rounds, args.runs = ["rwlock", "rcu"], 1, 1, 1
+        args.design, args.rounds, args.vcpu_rounds, args.runs = ["rwlock", "rcu"], 1, 1, 1
         args.seconds, args.pipe_seconds, args.subscribers = 0.5, 0.5, "1 2"
         args.curve, args.curve_seconds = "0 4", 0.5
         args.paths, args.path_writes = "0 1 4", 500
@@ -1104,7 +1189,7 @@ def main():
     boots, failed = [], False
     for n, (mode, design, sections) in enumerate(plan, 1):
         image = stock if design == "stock" else kernel
-        accel_arg, qemu_args, smp = MODES[mode]
+        smp = mode_vcpus(mode, args.smp)
         append = f"{settings} sigmouse_bench_sections={sections} " \
                  f"{'' if design == 'stock' else DESIGNS[design]}"
         workdir = os.path.join(out, "boots", f"{n:02d}-{mode}-{design}")
@@ -1118,8 +1203,7 @@ def main():
         while True:
             before = host_cpu()
             result, boot = bench_boot(n, mode, design, image, initrd, workdir, label, started,
-                                      append=append.strip(), smp=smp or args.smp,
-                                      accel=accel_arg, qemu_args=qemu_args)
+                                      append=append.strip(), smp=smp, accel="tcg")
             line = host_line(before, host_cpu())
             result.feed(line)
             with open(os.path.join(workdir, "host.log"), "w") as f:
