@@ -230,8 +230,17 @@ def kernel_command_line(run, append):
     """A boot's command line: init's run mode (sigmouse_run=) and the
     rest. acpi=noirq: PCI interrupts from the BIOS table. Routing them
     through ACPI's interpreter took 30 s a device on the KASAN kernel
-    under TCG (an RCU stall), and PCI hot-unplug still works without it."""
-    return f"console=ttyS0 loglevel=7 panic=-1 acpi=noirq sigmouse_run={run} {append}".strip()
+    under TCG (an RCU stall), and PCI hot-unplug still works without it.
+    tsc=reliable: under TCG the guest's TSC is the host's, one clock for
+    every vCPU, but the kernel doubted it: 6.1 marked it unsynchronized
+    at boot (QEMU's CPU is an AMD one without constant_tsc) and ran on
+    the emulated HPET, and 6.12's clocksource watchdog marked it unstable
+    mid-run in 11 of make bench's 60 boots (a skew of 0.1 % against the
+    HPET under load), switching the clock under the measurement and
+    patching sched_clock's static key while the other vCPU ran it: one
+    of the 11 died of an int3 in sched_clock_cpu()."""
+    return (f"console=ttyS0 loglevel=7 panic=-1 acpi=noirq tsc=reliable sigmouse_run={run} "
+            f"{append}").strip()
 
 
 class Boot:
