@@ -15,7 +15,7 @@ path of the same vmlinux with the design's keys: the two must agree.
 import os
 import subprocess
 
-from guest import Boot
+from guest import BENCH_CLOCK, Boot
 from kill_fasync_path import Kernel, executed_path
 
 # the static keys each design enables (the others' kill_fasync() is
@@ -63,7 +63,7 @@ def count_boot(plugin, image, initrd, workdir, append, subscribers, writes, on_l
         os.unlink(counts)
     plugin_arg = (f"{plugin},entry={symbol(image, 'kill_fasync'):#x},"
                   f"mark={symbol(image, MARK):#x},out={counts}")
-    settings = (f"nokaslr profile=0 sigmouse_bench_sections=paths "
+    settings = (f"nokaslr profile=0 {BENCH_CLOCK} sigmouse_bench_sections=paths "
                 f"sigmouse_bench_paths={','.join(map(str, subscribers))} "
                 f"sigmouse_bench_path_writes={writes} {append}")
     boot = Boot(workdir, image, initrd, "bench", append=settings.strip(), smp=1, accel="tcg",

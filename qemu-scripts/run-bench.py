@@ -57,7 +57,7 @@ import sys
 import time
 
 import path_lengths
-from guest import (BZIMAGE, DEFAULT_VERSION, DESIGNS, Boot, add_version_argument, build_folder,
+from guest import (BENCH_CLOCK, BZIMAGE, DEFAULT_VERSION, DESIGNS, Boot, add_version_argument, build_folder,
                    choose_accel, kernel_reports)
 
 # the kill_fasync() time: its own, each design's walk, and the lock
@@ -1170,7 +1170,7 @@ def main():
     accel = choose_accel(args.build, kernel, initrd)
     if accel != "tcg":
         print(f"run-bench: {accel}: the bench measures TCG; using TCG", file=sys.stderr)
-    settings = (f"profile=0 sigmouse_bench_runs={args.runs} sigmouse_bench_seconds={args.seconds} "
+    settings = (f"profile=0 {BENCH_CLOCK} sigmouse_bench_runs={args.runs} sigmouse_bench_seconds={args.seconds} "
                 f"sigmouse_bench_pipe_seconds={args.pipe_seconds} "
                 f"sigmouse_bench_subscribers={args.subscribers.replace(' ', ',')} "
                 f"sigmouse_bench_curve={args.curve.replace(' ', ',')} "
