@@ -114,6 +114,12 @@ DEFAULT_VERSION = os.environ.get("SIGMOUSE_VERSION") or "6.1"
 TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
 
+def tree_of(image):
+    """The kernel tree that built image (its BZIMAGE): where its .config,
+    System.map and vmlinux are."""
+    return os.path.join(os.path.dirname(image), "..", "..", "..")
+
+
 def build_folder(version):
     """A kernel's build folder, build/<version>, in $BUILD_DIR (which
     make exports, as lib.sh reads it) else the project's build/; given

@@ -15,7 +15,7 @@ path of the same vmlinux with the design's keys: the two must agree.
 import os
 import subprocess
 
-from guest import BENCH_CLOCK, Boot
+from guest import BENCH_CLOCK, Boot, tree_of
 from kill_fasync_path import Kernel, executed_path
 
 # the static keys each design enables (the others' kill_fasync() is
@@ -41,8 +41,7 @@ def build_plugin(folder):
 
 
 def system_map(image):
-    """The System.map of the tree that built image (arch/x86/boot/bzImage)."""
-    return os.path.join(os.path.dirname(image), "..", "..", "..", "System.map")
+    return os.path.join(tree_of(image), "System.map")
 
 
 def symbol(image, name):
@@ -98,7 +97,7 @@ def path_of(histogram):
 def static_count(image, design):
     """(instructions on the empty-list path by the disassembly, or None,
     and why not)."""
-    vmlinux = os.path.join(os.path.dirname(system_map(image)), "vmlinux")
+    vmlinux = os.path.join(tree_of(image), "vmlinux")
     try:
         return len(executed_path(Kernel(vmlinux), DESIGN_KEYS.get(design, ()))), ""
     except (ValueError, KeyError, OSError) as error:

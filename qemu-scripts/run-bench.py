@@ -58,7 +58,7 @@ import time
 
 import path_lengths
 from guest import (BENCH_CLOCK, BZIMAGE, DEFAULT_VERSION, DESIGNS, Boot, add_version_argument, build_folder,
-                   choose_accel, kernel_reports)
+                   choose_accel, kernel_reports, tree_of)
 
 # the kill_fasync() time: its own, each design's walk, and the lock
 # functions it calls out of line (bench.sh checks they exist)
@@ -929,7 +929,7 @@ plot for [i=0:{len(vcpu_designs) - 1}] '{vcpu_data}' index i using 1:2 with line
 
 def kernel_hz(kernel):
     """CONFIG_HZ from the .config of the tree that built kernel."""
-    config = os.path.join(os.path.dirname(kernel), "..", "..", "..", ".config")
+    config = os.path.join(tree_of(kernel), ".config")
     with open(config) as f:
         for line in f:
             if line.startswith("CONFIG_HZ="):

@@ -18,11 +18,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 LENGTHS = [0, 1, 2, 4]
 
 
-def symbol(program, name):
-    out = subprocess.run(["nm", program], check=True, capture_output=True, text=True).stdout
-    return next(int(line.split()[0], 16) for line in out.splitlines()
-                if line.split()[-1] == name)
-
 
 class PathLengths(unittest.TestCase):
     @classmethod
@@ -35,15 +30,15 @@ class PathLengths(unittest.TestCase):
                         "-o", cls.program, os.path.join(HERE, "testdata", "path-fixture.c")],
                        check=True)
         plugin = path_lengths.build_plugin(cls.folder)
+        cls.kernel = Kernel(cls.program)
         cls.counts = {}
         for design in ("rcu", "rwlock"):
             out = os.path.join(cls.folder, f"{design}.txt")
             subprocess.run(["qemu-x86_64", "-plugin",
-                            f"{plugin},entry={symbol(cls.program, 'kill_fasync'):#x},"
-                            f"mark={symbol(cls.program, 'phase_mark'):#x},out={out}",
+                            f"{plugin},entry={cls.kernel.symbols['kill_fasync']:#x},"
+                            f"mark={cls.kernel.symbols['phase_mark']:#x},out={out}",
                             cls.program, design, *map(str, LENGTHS)], check=True)
             cls.counts[design] = path_lengths.read_counts(out)
-        cls.kernel = Kernel(cls.program)
 
     @classmethod
     def tearDownClass(cls):
