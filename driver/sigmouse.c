@@ -667,7 +667,7 @@ static ssize_t sigmouse_read(struct file *file, char __user *buffer,
 	struct sigmouse *sigmouse = client->sigmouse;
 	struct sigmouse_packet packet;
 	size_t read = 0;
-	int error;
+	int error = 0;
 
 	/* whole records only: a short read would split a packet */
 	if (count < sizeof(packet))
