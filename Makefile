@@ -27,7 +27,7 @@ SCRIPTS := qemu-scripts
 FULL_VERSION := 6.1
 SPLIT_VERSION := 6.12
 
-.PHONY: museum lava-jobs lava-run models help all deps kernel kcsan-kernel initramfs run person test test-one check-node check-nodes test-all test-full test-split check check-host check-kernel series check-series disasm mutants fuzz bench bench-one bench-smoke boot-deaths atlas-report kunit clean
+.PHONY: museum lava-jobs lava-run models help all deps kernel kcsan-kernel initramfs run person test test-one check-node check-nodes test-all test-full test-split check check-host check-kernel series check-series disasm mutants fuzz bench bench-one bench-ablations bench-smoke boot-deaths atlas-report kunit clean
 
 # plain make builds nothing: it lists the targets
 .DEFAULT_GOAL := help
@@ -61,6 +61,7 @@ help:
 	@echo '  fuzz          the syscall fuzzer for FUZZ_SECONDS (60) per boot; builds the KCSAN kernel first'
 	@echo '  bench         the benchmarks on both kernels, side by side; about an hour'
 	@echo '  bench-one     the benchmarks on VERSION: bench and stock kernels, 65 boots; about 28 min once built'
+	@echo '  bench-ablations sigmouse against evdev with each driver ablation, and pinned; about 30 min'
 	@echo '  bench-smoke   a seconds-long bench run to keep make bench working; about 3.5 min'
 	@echo '  boot-deaths   how often a guest dies while its kernel patches its text; BOOTS (20) of each mode'
 	@echo '  atlas-report  docs/sigio-atlas-<version>.md from the last make test-all'"'"'s boots; seconds'
@@ -357,6 +358,19 @@ bench-one: series
 	@SIGMOUSE_FLAVOUR=bench sh $(SCRIPTS)/build-initramfs.sh
 	@$(PYTHON) $(SCRIPTS)/run-bench.py --version $(VERSION) $(if $(SMP),--smp $(SMP)) \
 		$(if $(VCPUS),--vcpus $(VCPUS))
+
+# sigmouse against evdev on VERSION's bench kernel, with each patch of
+# driver/ablations/ built into it in turn (as make mutants builds its
+# mutants) and the kit's kernel with writer and receiver pinned together
+# and apart and on one vCPU: ABLATION_ROUNDS blocks of every kernel under
+# ABLATION_DESIGN, results in build/<version>/bench-ablations/
+ABLATION_ROUNDS ?= 6
+ABLATION_DESIGN ?= rcu
+bench-ablations: series
+	@SIGMOUSE_FLAVOUR=bench sh $(SCRIPTS)/build-kernel.sh
+	@SIGMOUSE_FLAVOUR=bench sh $(SCRIPTS)/build-initramfs.sh
+	@$(PYTHON) $(SCRIPTS)/run-bench.py --version $(VERSION) --ablations \
+		--rounds $(ABLATION_ROUNDS) --ablation-design $(ABLATION_DESIGN)
 
 # make check: first what needs no kernel build (the host scripts' tests,
 # the promise table), then what needs the debug kernel's tree (sparse,

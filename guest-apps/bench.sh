@@ -6,7 +6,8 @@
 # _subscribers (fan-out), _curve (the subscribers of the pipe load's
 # points), _curve_seconds, _rates (the open-loop load's offered
 # writes/s), _rate_seconds, _paths (the lists' lengths of the path
-# lengths' phases), _path_writes.
+# lengths' phases), _path_writes, _pins (the peer's placements of
+# writer and receiver: none, together, apart).
 runs=${sigmouse_bench_runs:-2}
 seconds=${sigmouse_bench_seconds:-2}
 pipe_seconds=${sigmouse_bench_pipe_seconds:-4}
@@ -17,6 +18,7 @@ rates=$(echo "${sigmouse_bench_rates:-1000,10000,100000,300000,1000000}" | tr , 
 rate_seconds=${sigmouse_bench_rate_seconds:-1}
 paths=$(echo "${sigmouse_bench_paths:-0,1,4,16}" | tr , ' ')
 path_writes=${sigmouse_bench_path_writes:-2000}
+pins=$(echo "${sigmouse_bench_pins:-none}" | tr , ' ')
 sections=$(echo "${sigmouse_bench_sections:-pipe,calls,fanout,peer}" | tr , ' ')
 pairs=$(nproc)
 tracing=/sys/kernel/tracing
@@ -75,6 +77,27 @@ if has rate; then
 	for r in $rates; do
 		pipe-paced "$rate_seconds" "$r" || echo "bench-error rate $r"
 	done
+	# the rates again, ftrace's function profiler timing every
+	# kill_fasync() call from entry to return (enabling it resets its
+	# counts): the call's own time at each rate, which a write() timed
+	# from user space is too coarse to show. The profiler's own cost
+	# inside each call is in it, the same on every kernel
+	if echo kill_fasync >$tracing/set_ftrace_filter 2>/dev/null; then
+		echo "section rate-ftrace"
+		for r in $rates; do
+			echo 1 >$tracing/function_profile_enabled
+			pipe-paced "$rate_seconds" "$r" || echo "bench-error rate-ftrace $r"
+			echo 0 >$tracing/function_profile_enabled
+			# its Time column: microseconds, three decimals
+			cat $tracing/trace_stat/function* | awk '
+				$1 == "kill_fasync" { calls += $2; ns += $3 * 1000; if ($4 != "us") unit = $4 }
+				END { if (unit != "") print "bench-error rate-ftrace: a time in " unit
+				      else printf "ftrace kill_fasync=%d time_ns=%.0f\n", calls, ns }'
+		done
+		echo >$tracing/set_ftrace_filter
+	else
+		echo "bench-error rate-ftrace: kill_fasync cannot be traced"
+	fi
 fi
 
 # kill_fasync() calls in phases, one list length each, for the host's
@@ -139,13 +162,16 @@ fi
 
 # sigmouse against evdev, one subscriber, in both orders: drift in the
 # machine's speed falls on both alike; each run with its tick profile,
-# for where one spends its packets' time that the other does not
+# for where one spends its packets' time that the other does not; at
+# each placement of writer and receiver
 if has peer && [ -e /sys/class/sigmouse ]; then
 	echo "section peer"
-	for order in "sigmouse evdev" "evdev sigmouse"; do
-		for node in $order; do
-			{ kprofile reset && fanout-bench "$node" 1 "$seconds" && kprofile dump; } ||
-				echo "bench-error peer $node"
+	for pin in $pins; do
+		for order in "sigmouse evdev" "evdev sigmouse"; do
+			for node in $order; do
+				{ kprofile reset && fanout-bench "$node" 1 "$seconds" --pin "$pin" &&
+				  kprofile dump; } || echo "bench-error peer $node $pin"
+			done
 		done
 	done
 fi

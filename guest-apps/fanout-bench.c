@@ -10,9 +10,13 @@
  * The receiver reads, per signal, the packet from si_fd and records
  * the latency from the input core's timestamp to the handler.
  * With --churn N, N more threads switch O_ASYNC on and off on files of
- * their own in a loop, racing fasync_helper() with delivery.
+ * their own in a loop, racing fasync_helper() with delivery. With --pin
+ * together the writer and the receiver run on CPU 0 both, with --pin
+ * apart the receiver on CPU 1; with none (the default), the scheduler
+ * places them.
  *
  * usage: fanout-bench sigmouse|evdev SUBSCRIBERS SECONDS [--churn N]
+ *                     [--pin none|together|apart]
  * prints one line: fanout node=... subscribers=... packets_per_s=...
  */
 #define _GNU_SOURCE
@@ -53,7 +57,21 @@ struct bench {
 	long samples;
 	const char *node;
 	volatile long toggles;
+	int receiver_cpu;	/* -1: unpinned */
 };
+
+static const char * const pin_names[] = { "none", "together", "apart", NULL };
+
+/* the index of name in pin_names, or -1 */
+static int pin_named(const char *name)
+{
+	int i;
+
+	for (i = 0; pin_names[i]; i++)
+		if (strcmp(name, pin_names[i]) == 0)
+			return i;
+	return -1;
+}
 
 /* one packet from fd; its input-core time, or 0 */
 static uint64_t read_packet_time(struct bench *b, int fd)
@@ -81,6 +99,8 @@ static void *receive(void *arg)
 	uint64_t t;
 	int sig;
 
+	if (b->receiver_cpu >= 0)
+		pin(b->receiver_cpu);
 	b->receiver_tid = syscall(SYS_gettid);
 	sigemptyset(&set);
 	sigaddset(&set, SIG_DATA);
@@ -177,27 +197,37 @@ int main(int argc, char **argv)
 	struct uinput_mouse mouse;
 	pthread_t receiver, churners[64];
 	long packets = 0, expected, lost;
-	int i, nchurn = 0, ret;
+	int i, nchurn = 0, pinning = 0, ret;
 	char node[300], syspath[300];
 	double seconds, elapsed;
 	uint64_t start, deadline;
 	sigset_t set;
 
-	if (argc < 4 || (strcmp(argv[1], "sigmouse") && strcmp(argv[1], "evdev"))) {
-		fprintf(stderr, "usage: fanout-bench sigmouse|evdev SUBSCRIBERS SECONDS [--churn N]\n");
-		return 2;
-	}
+	if (argc < 4 || (strcmp(argv[1], "sigmouse") && strcmp(argv[1], "evdev")))
+		goto usage;
 	b.evdev = strcmp(argv[1], "evdev") == 0;
 	b.subscribers = atoi(argv[2]);
 	seconds = atof(argv[3]);
-	if (argc > 5 && strcmp(argv[4], "--churn") == 0)
-		nchurn = atoi(argv[5]);
+	for (i = 4; i + 1 < argc; i += 2) {
+		if (strcmp(argv[i], "--churn") == 0)
+			nchurn = atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--pin") == 0)
+			pinning = pin_named(argv[i + 1]);
+		else
+			goto usage;
+	}
+	if (i != argc || pinning < 0)
+		goto usage;
 	if (b.subscribers < 1 || b.subscribers > MAX_SUBSCRIBERS || seconds <= 0 ||
 	    nchurn < 0 || nchurn > 64) {
 		fprintf(stderr, "fanout-bench: 1..%d subscribers, 0..64 churn threads\n",
 			MAX_SUBSCRIBERS);
 		return 2;
 	}
+	/* the writer is this thread, on CPU 0 when pinned */
+	b.receiver_cpu = pinning - 1;
+	if (pinning)
+		pin(0);
 	/* room for every signal in flight: WINDOW packets to each subscriber */
 	setrlimit(RLIMIT_SIGPENDING, &unlimited);
 	b.latency_ns = calloc(MAX_SAMPLES, sizeof(*b.latency_ns));
@@ -259,10 +289,10 @@ int main(int argc, char **argv)
 
 	lost = expected - b.signals;
 	qsort(b.latency_ns, b.samples, sizeof(*b.latency_ns), cmp_u32);
-	printf("fanout node=%s subscribers=%d churn=%d seconds=%.2f packets=%ld"
+	printf("fanout node=%s pin=%s subscribers=%d churn=%d seconds=%.2f packets=%ld"
 	       " packets_per_s=%.0f signals_per_s=%.0f lost=%ld fallbacks=%ld"
 	       " p50_us=%.1f p99_us=%.1f max_us=%.1f toggles_per_s=%.0f\n",
-	       argv[1], b.subscribers, nchurn, elapsed, packets,
+	       argv[1], pin_names[pinning], b.subscribers, nchurn, elapsed, packets,
 	       packets / elapsed, b.signals / elapsed, lost, b.fallbacks,
 	       b.samples ? b.latency_ns[b.samples / 2] / 1e3 : 0,
 	       b.samples ? b.latency_ns[b.samples * 99 / 100] / 1e3 : 0,
@@ -270,4 +300,9 @@ int main(int argc, char **argv)
 	       b.toggles / elapsed);
 	print_histogram(b.latency_ns, b.samples);
 	return 0;
+
+usage:
+	fprintf(stderr, "usage: fanout-bench sigmouse|evdev SUBSCRIBERS SECONDS [--churn N] "
+		"[--pin none|together|apart]\n");
+	return 2;
 }

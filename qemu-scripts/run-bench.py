@@ -56,6 +56,7 @@ import subprocess
 import sys
 import time
 
+import kernel_variant
 import path_lengths
 from guest import (BENCH_CLOCK, BZIMAGE, DEFAULT_VERSION, DESIGNS, Boot, add_version_argument, build_folder,
                    choose_accel, kernel_reports, tree_of)
@@ -73,6 +74,11 @@ LOCK_HELPERS = ("_raw_read_lock", "queued_read_lock_slowpath")
 # than the path has: docs/bench.md keeps them as negative results.)
 MAIN_MODE = "mttcg"
 VCPU_MODE = re.compile(r"^mttcg-(\d+)cpu$")
+# the driver's variants make bench-ablations measures against it ("kit")
+ABLATIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "driver", "ablations")
+KIT = "kit"
+# fanout-bench's placements of writer and receiver
+PINS = ("none", "together", "apart")
 # a boot's folder: <number>-<mode>-<design>
 BOOT_FOLDER = re.compile(r"^(\d+)-(mttcg(?:-\d+cpu)?)-(.+)$")
 
@@ -124,6 +130,7 @@ class BootResult:
         self.pingpong = []
         self.fanout = []
         self.rate = []       # one dict per offered rate of the open-loop load
+        self.rate_ftrace = []  # the same, its kill_fasync() calls timed by ftrace
         self.errors = []
         self.section = None
 
@@ -158,7 +165,14 @@ class BootResult:
             self.pingpong.append(fields["ns_per_transfer"])
         elif word == "pipe-paced" and self.section == "rate":
             self.rate.append(fields)
+        elif word == "pipe-paced" and self.section == "rate-ftrace":
+            self.rate_ftrace.append(fields)
+        elif word == "ftrace" and self.section == "rate-ftrace" and self.rate_ftrace:
+            self.rate_ftrace[-1].update(calls=fields["kill_fasync"], time_ns=fields["time_ns"],
+                                        ns_per_call=fields["time_ns"] / fields["kill_fasync"]
+                                        if fields["kill_fasync"] else None)
         elif word == "fanout":
+            fields.setdefault("pin", "none")
             fields["section"] = self.section
             fields["tick_ns"] = 1e9 / self.hz
             self.fanout.append(fields)
@@ -375,6 +389,33 @@ def fanout_runs(boots, design, section, **match):
             all(f.get(k) == v for k, v in match.items())]
 
 
+def peer_logs(boots, pin):
+    """[[log(evdev's packets/s over sigmouse's) of each order pair of a
+    boot's peer runs at the placement pin], ...], a list per boot."""
+    logs = []
+    for b in boots:
+        sm = [f for f in b.fanout if f["section"] == "peer" and f["node"] == "sigmouse"
+              and f["pin"] == pin]
+        ev = [f for f in b.fanout if f["section"] == "peer" and f["node"] == "evdev"
+              and f["pin"] == pin]
+        pairs = [math.log(e["packets_per_s"] / s["packets_per_s"])
+                 for s, e in zip(sm, ev) if s["packets_per_s"] and e["packets_per_s"]]
+        if pairs:
+            logs.append(pairs)
+    return logs
+
+
+def peer_ratio(logs):
+    """evdev over sigmouse: the geometric mean of peer_logs()' pairs."""
+    return math.exp(statistics.mean(pooled(logs)))
+
+
+def fmt_peer(logs, rng):
+    point, low, high = resample(peer_ratio, (logs,), rng)
+    return (f"{point:.2f} (95 %: {low:.2f}-{high:.2f}, "
+            f"{len(pooled(logs))} pairs in {len(logs)} boots)")
+
+
 def per_packet(runs, ticks):
     """ns per packet of the profiled fan-out runs, ticks(symbols) each."""
     return [ticks(f["symbols"]) * f["tick_ns"] / f["packets"] for f in runs
@@ -422,15 +463,33 @@ def curve_table(boots, rng):
     return lines
 
 
-def rate_points(boots, design):
+def rate_points(boots, design, timed=False):
     """{offered writes/s: [[a boot's run], ...]} of a design's open-loop
-    sweep, each run pipe-paced's fields."""
+    sweep, each run pipe-paced's fields; timed: the sweep whose
+    kill_fasync() calls ftrace timed, its runs with a time."""
     points = {}
     for b in boots:
         if b.design == design and b.mode == "mttcg":
-            for r in b.rate:
-                points.setdefault(r["rate"], []).append([r])
+            for r in b.rate_ftrace if timed else b.rate:
+                if not timed or r.get("ns_per_call"):
+                    points.setdefault(r["rate"], []).append([r])
     return dict(sorted(points.items()))
+
+
+def rate_cells(boots, rng, key, timed=False):
+    """Per design and offered rate of the sweep (timed: rate_points()'),
+    (design, rate, its runs by boot, its runs, the mean of key with its
+    95 % interval resampling boots, its difference from stock's as a
+    cell, "-" for stock)."""
+    stock = rate_points(boots, "stock", timed)
+    for d in ["stock"] + list(DESIGNS):
+        for rate, by_boot in rate_points(boots, d, timed).items():
+            values = [[r[key] for r in b] for b in by_boot]
+            mean = bootstrap_mean(values, rng)
+            extra = bootstrap_difference([[r[key] for r in b] for b in stock[rate]], values,
+                                         rng) if d != "stock" and rate in stock else None
+            cell = f"{extra[0]:+.0f} ({extra[1]:+.0f} to {extra[2]:+.0f})" if extra else "-"
+            yield d, rate, by_boot, pooled(by_boot), mean, cell
 
 
 def rate_table(boots, rng):
@@ -449,20 +508,26 @@ def rate_table(boots, rng):
              "| design | offered writes/s | boots | achieved writes/s | median write() ns (95 %) "
              "| minus stock, ns (95 %) | p90 write() ns |",
              "| --- | --- | --- | --- | --- | --- | --- |"]
-    stock = rate_points(boots, "stock")
-    for d in ["stock"] + list(DESIGNS):
-        for rate, by_boot in rate_points(boots, d).items():
-            runs = pooled(by_boot)
-            median = bootstrap_mean([[r["median_ns"] for r in b] for b in by_boot], rng)
-            extra = bootstrap_difference([[r["median_ns"] for r in b] for b in stock[rate]],
-                                         [[r["median_ns"] for r in b] for b in by_boot], rng) \
-                if d != "stock" and rate in stock else None
-            lines.append(f"| {d} | {rate:.0f} | {len(by_boot)} "
-                         f"| {statistics.mean(r['achieved'] for r in runs):.0f} "
-                         f"| {median[0]:.0f} ({median[1]:.0f}-{median[2]:.0f}) "
-                         + (f"| {extra[0]:+.0f} ({extra[1]:+.0f} to {extra[2]:+.0f}) "
-                            if extra else "| - ")
-                         + f"| {statistics.mean(r['p90_ns'] for r in runs):.0f} |")
+    for d, rate, by_boot, runs, median, extra in rate_cells(boots, rng, "median_ns"):
+        lines.append(f"| {d} | {rate:.0f} | {len(by_boot)} "
+                     f"| {statistics.mean(r['achieved'] for r in runs):.0f} "
+                     f"| {median[0]:.0f} ({median[1]:.0f}-{median[2]:.0f}) | {extra} "
+                     f"| {statistics.mean(r['p90_ns'] for r in runs):.0f} |")
+    if not any(b.rate_ftrace for b in boots):
+        return lines
+    lines += ["", "The same rates again, ftrace's function profiler timing every kill_fasync()",
+              "call from entry to return (callees included; the profiler's own cost inside",
+              "the call too, the same on every kernel, so the differences from stock are the",
+              "designs'): ns per call, mean of the boots' (each its time over its calls), 95 %",
+              "interval resampling boots; plotted in rate-kill-fasync.png.", "",
+              "| design | offered writes/s | boots | achieved writes/s | calls a boot "
+              "| ns per kill_fasync() call (95 %) | minus stock, ns (95 %) |",
+              "| --- | --- | --- | --- | --- | --- | --- |"]
+    for d, rate, by_boot, runs, ns, extra in rate_cells(boots, rng, "ns_per_call", timed=True):
+        lines.append(f"| {d} | {rate:.0f} | {len(by_boot)} "
+                     f"| {statistics.mean(r['achieved'] for r in runs):.0f} "
+                     f"| {statistics.mean(r['calls'] for r in runs):.0f} "
+                     f"| {ns[0]:.0f} ({ns[1]:.0f}-{ns[2]:.0f}) | {extra} |")
     return lines
 
 
@@ -690,20 +755,11 @@ def summarize(boots, host_anchor, args, rng, out, host_pingpong=(), paths=()):
            "evdev's packets/s over sigmouse's in the same order pair (above 1: evdev is faster;",
            "the interval resamples boots, each with all its pairs)", ""]
     for d in DESIGNS:
-        logs = []
-        for b in boots:
-            sm = fanout_runs([b], d, "peer", node="sigmouse")
-            ev = fanout_runs([b], d, "peer", node="evdev")
-            pairs = [math.log(e["packets_per_s"] / s["packets_per_s"])
-                     for s, e in zip(sm, ev) if s["packets_per_s"] and e["packets_per_s"]]
-            if pairs:
-                logs.append(pairs)
-        if logs:
-            point = math.exp(statistics.mean(pooled(logs)))
-            low, high = interval(math.exp(statistics.mean(pooled(rng.choices(logs, k=len(logs)))))
-                                 for _ in range(BOOTSTRAP))
-            md.append(f"- {d}: {point:.2f} (95 %: {low:.2f}-{high:.2f}, "
-                      f"{len(pooled(logs))} pairs in {len(logs)} boots)")
+        for pin in PINS:
+            logs = peer_logs([b for b in boots if b.design == d and b.mode == MAIN_MODE], pin)
+            if logs:
+                placed = "" if pin == "none" else f", writer and receiver pinned {pin}"
+                md.append(f"- {d}{placed}: {fmt_peer(logs, rng)}")
     for d in DESIGNS:
         # diffprofile's rows: a peer run's packets are its calls
         peer = [{"mode": "peer", "design": f["node"], "symbols": f["symbols"],
@@ -861,6 +917,9 @@ def plot(rows, boots, out, smp):
     rate_data = os.path.join(out, "plot-rate.dat")
     rate_designs = write_curves(rate_data, {
         d: values_of(rate_points(boots, d), "median_ns") for d in kernels})
+    timed_data = os.path.join(out, "plot-rate-kill-fasync.dat")
+    timed_designs = write_curves(timed_data, {
+        d: values_of(rate_points(boots, d, timed=True), "ns_per_call") for d in kernels})
     vcpu_data = os.path.join(out, "plot-vcpus.dat")
     vcpu_designs = write_curves(vcpu_data, {d: vcpu_points(rows, d, smp) for d in kernels})
     hist = os.path.join(out, "plot-latency.dat")
@@ -913,6 +972,14 @@ set logscale x 10
 set yrange [0:*]
 plot for [i=0:{len(rate_designs) - 1}] '{rate_data}' index i using 1:2 with linespoints title columnheader(1)
 """ if rate_designs else "") + (f"""
+set output '{out}/rate-kill-fasync.png'
+set title 'open-loop pipe load: ns per kill_fasync() call, timed by ftrace, against the offered rate (mean of boots)'
+set ylabel 'ns per call (with the profiler inside)'
+set xlabel 'offered writes/s'
+set logscale x 10
+set yrange [0:*]
+plot for [i=0:{len(timed_designs) - 1}] '{timed_data}' index i using 1:2 with linespoints title columnheader(1)
+""" if timed_designs else "") + (f"""
 set output '{out}/vcpus.png'
 set title 'local pipe load, a pair per vCPU: kill_fasync() ns per call against vCPUs (mean of boots)'
 set ylabel 'ns per call'
@@ -925,6 +992,137 @@ plot for [i=0:{len(vcpu_designs) - 1}] '{vcpu_data}' index i using 1:2 with line
     result = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
     if result.returncode:
         print(f"run-bench: gnuplot failed: {result.stderr.strip()}", file=sys.stderr)
+
+
+def ablation_kernels(args, kernel, out):
+    """{name: bzImage} of the bench kernel ("kit") and of each ablation
+    of driver/ablations/, a patch of the driver each, built in the
+    bench kernel's tree as make mutants builds its mutants
+    (kernel_variant); the kit's kernel is rebuilt after the last."""
+    tree = tree_of(kernel)
+    paths = {name[:-len(".patch")]: os.path.join(ABLATIONS, name)
+             for name in sorted(os.listdir(ABLATIONS)) if name.endswith(".patch")}
+    # every one must apply exactly before the first is built
+    for path in paths.values():
+        kernel_variant.patch(tree, path, True, dry_run=True, who="run-bench")
+    kit = kernel_variant.digests({o for path in paths.values()
+                                  for o in kernel_variant.patched_objects(tree, path)})
+    log = os.path.join(out, "build.log")
+    images = {KIT: os.path.join(out, "kernels", KIT, BZIMAGE)}
+    os.makedirs(os.path.dirname(images[KIT]), exist_ok=True)
+    shutil.copyfile(kernel, images[KIT])
+    try:
+        for name, path in paths.items():
+            print(f"run-bench: building the ablation {name} (log: {log})", flush=True)
+            kernel_variant.patch(tree, path, True, who="run-bench")
+            try:
+                kernel_variant.build_variant(args.version, "bench", name, tree, path, log, kit,
+                                             who="run-bench")
+            finally:
+                kernel_variant.patch(tree, path, True, reverse=True, who="run-bench")
+            images[name] = os.path.join(out, "kernels", name, BZIMAGE)
+            os.makedirs(os.path.dirname(images[name]), exist_ok=True)
+            shutil.copyfile(os.path.join(tree, BZIMAGE), images[name])
+    finally:
+        print("run-bench: rebuilding the kit's bench kernel", flush=True)
+        kernel_variant.build(args.version, "bench", log, CCACHE_DISABLE="1")
+    changed = [o for o, d in kernel_variant.digests(kit).items() if d != kit[o]]
+    if changed:
+        sys.exit(f"run-bench: {', '.join(changed)} differ from the kit's after the rebuild")
+    return images
+
+
+def ablation_plan(args, rng, variants):
+    """Rounds, each a block of every kernel on --smp vCPUs and on one in
+    its own random order; the peer alone. On one vCPU writer, receiver
+    and handlers take turns on one CPU, so a packet's costs add up
+    there, with no parallelism or cross-CPU wake-ups to hide or inflate
+    them."""
+    boots = [(mode, v) for v in variants for mode in (MAIN_MODE, vcpu_mode(1))]
+    return [(mode, v, "peer") for _ in range(args.rounds)
+            for mode, v in rng.sample(boots, len(boots))]
+
+
+def ablation_summary(boots, args, rng):
+    """Markdown: evdev over sigmouse for the kit at each placement and on
+    one vCPU, and for each ablation; each against the kit's, and the
+    share of the kit's gap it closes where the kit has one."""
+    def logs(variant, mode=MAIN_MODE, pin="none"):
+        return peer_logs([b for b in boots if b.design == variant and b.mode == mode], pin)
+    md = [f"# make bench-ablations results: Linux {args.version}", "",
+          f"Command: `make bench-ablations`; design {args.ablation_design}, {args.rounds} rounds, "
+          f"each a block of every kernel on {args.smp} vCPUs and on 1 in its own random "
+          f"order (seed {args.seed}), the kit on {args.smp} also with writer and receiver "
+          "pinned to one CPU together and to two apart; in each boot the peer: "
+          f"fanout-bench, one subscriber, {args.seconds:g} s a run, sigmouse and evdev in both "
+          "orders. A ratio is evdev's packets/s over sigmouse's, the geometric mean of a "
+          "boot's order pairs (above 1: evdev is faster), so each boot's evdev runs are "
+          "the control of its sigmouse runs; intervals resample boots. 'against the kit': "
+          "a kernel's ratio over the kit's unpinned one on as many vCPUs (below 1: the "
+          "change speeds sigmouse up); the share of the kit's gap a change closes, where the "
+          "kit's interval lies above 1.", "",
+          "| kernel | writer and receiver | vCPUs | evdev/sigmouse | against the kit | "
+          "share of the kit's gap closed |", "| --- | --- | --- | --- | --- | --- |"]
+    variants = sorted({b.design for b in boots} - {KIT})
+    rows = [(KIT, MAIN_MODE, pin) for pin in PINS] + \
+        [(v, mode, "none") for mode in (MAIN_MODE, vcpu_mode(1))
+         for v in ([KIT] if mode != MAIN_MODE else []) + variants]
+    for variant, mode, pin in rows:
+        these = logs(variant, mode, pin)
+        if not these:
+            continue
+        # each against the kit unpinned on as many vCPUs
+        base = logs(KIT, mode)
+        against, share = "", ""
+        if (variant, pin) != (KIT, "none") and base:
+            point, low, high = resample(lambda k, v: peer_ratio(v) / peer_ratio(k),
+                                        (base, these), rng)
+            against = f"{point:.3f} ({low:.3f}-{high:.3f})"
+            gap, gap_low, _ = resample(peer_ratio, (base,), rng)
+            share = (f"{100 * math.log(gap / peer_ratio(these)) / math.log(gap):.0f} %"
+                     if gap_low > 1 else "no gap (the kit's interval holds 1)")
+        md.append(f"| {variant} | {pin} | {mode_vcpus(mode, args.smp)} "
+                  f"| {fmt_peer(these, rng)} | {against} | {share} |")
+    for variant in variants:
+        for mode in (MAIN_MODE, vcpu_mode(1)):
+            runs = [{"mode": "peer", "design": b.design, "symbols": f["symbols"],
+                     "calls": f["packets"]} for b in boots if b.mode == mode
+                    for f in b.fanout if b.design in (KIT, variant) and f["node"] == "sigmouse"
+                    and f["pin"] == "none" and f.get("symbols") and f["packets"]]
+            if {r["design"] for r in runs} == {KIT, variant}:
+                md += ["", f"Where {variant}'s sigmouse packets go against the kit's on "
+                           f"{mode_vcpus(mode, args.smp)} vCPUs (ticks per million packets, "
+                           "every unpinned sigmouse run):", ""] + \
+                    diffprofile(runs, "peer", KIT, variant, top=8)
+    md += [f"- {b.mode} {b.design} boot {b.number}: {e}" for b in boots for e in b.errors]
+    return "\n".join(md)
+
+
+def run_ablations(args, kernel, out):
+    """make bench-ablations: the ablations' kernels built, booted and
+    summarized (with --reread, only summarized again)."""
+    started = time.monotonic()
+    hz = kernel_hz(kernel)
+    if args.reread:
+        boots = reread_boots(out, lambda design: hz)
+    else:
+        images = ablation_kernels(args, kernel, out)
+        settings = f"profile=0 {BENCH_CLOCK} sigmouse_bench_seconds={args.seconds} " \
+                   f"{DESIGNS[args.ablation_design]}"
+        plan = ablation_plan(args, random.Random(args.seed), list(images))
+        boots, failed = run_boots(
+            plan, args, out, started,
+            lambda mode, design, sections: (
+                images[design], f"{settings} sigmouse_bench_sections={sections} "
+                f"sigmouse_bench_pins={','.join(PINS) if (mode, design) == (MAIN_MODE, KIT) else 'none'}"),
+            lambda design: hz)
+    text = ablation_summary(boots, args, random.Random(2003))
+    with open(os.path.join(out, "results.md"), "w") as f:
+        f.write(text + "\n")
+    print()
+    print(text)
+    print(f"\nrun-bench: {time.monotonic() - started:.0f} s; results in {out}/")
+    return 1 if not args.reread and failed else 0
 
 
 def kernel_hz(kernel):
@@ -982,17 +1180,22 @@ def run_host_anchor(build, seconds, out):
     return anchor_lines(result.stdout)
 
 
-def reread(out, kernel, stock):
-    """The host anchor and every boot of a finished run, from its files."""
+def reread_host(out):
+    """The host anchor and ping-pong of a finished run, from its files."""
     with open(os.path.join(out, "host-anchor.txt")) as f:
         host_anchor = anchor_lines(f.read())
     with open(os.path.join(out, "host-pingpong.txt")) as f:
         host_pingpong = pingpong_values(f.read())
+    return host_anchor, host_pingpong
+
+
+def reread_boots(out, hz_of):
+    """Every boot of a finished run, from its files (hz_of(design): the
+    HZ of the kernel it booted)."""
     boots = []
     for name in sorted(os.listdir(os.path.join(out, "boots"))):
         number, mode, design = BOOT_FOLDER.match(name).groups()
-        result = BootResult(mode, design, int(number),
-                            kernel_hz(stock if design == "stock" else kernel))
+        result = BootResult(mode, design, int(number), hz_of(design))
         for log in ("channel.log", "host.log"):
             path = os.path.join(out, "boots", name, log)
             if not os.path.exists(path):
@@ -1002,7 +1205,7 @@ def reread(out, kernel, stock):
                     if not line.startswith("@@ "):
                         result.feed(line.rstrip("\n"))
         boots.append(result)
-    return boots, host_anchor, host_pingpong
+    return boots
 
 
 def read_pipe_runs(out):
@@ -1067,9 +1270,9 @@ def side_by_side(versions, rng, runs_from=None):
     return "\n".join(md) + "\n"
 
 
-def bench_boot(n, mode, design, image, initrd, workdir, label, started, **settings):
+def bench_boot(n, mode, design, image, hz, initrd, workdir, label, started, **settings):
     """Boot one bench guest to its end: (what it measured, the boot)."""
-    result = BootResult(mode, design, n, kernel_hz(image))
+    result = BootResult(mode, design, n, hz)
     boot = Boot(workdir, image, initrd, "bench", timeout=300, echo_channel=False, **settings)
 
     def progress(line):
@@ -1079,6 +1282,52 @@ def bench_boot(n, mode, design, image, initrd, workdir, label, started, **settin
 
     boot.run_to_end(on_line=progress)
     return result, boot
+
+
+def run_boots(plan, args, out, started, boot_of, hz_of):
+    """Boot each (mode, design, sections) of plan in turn, boot_of(mode,
+    design, sections) giving its (bzImage, command line) and hz_of(design)
+    its kernel's HZ: (what each measured, whether any failed)."""
+    # a new run's boots, none died yet
+    died = os.path.join(out, "died")
+    shutil.rmtree(died, ignore_errors=True)
+    boots, failed = [], False
+    for n, (mode, design, sections) in enumerate(plan, 1):
+        image, append = boot_of(mode, design, sections)
+        smp = mode_vcpus(mode, args.smp)
+        workdir = os.path.join(out, "boots", f"{n:02d}-{mode}-{design}")
+        label = f"boot {n}/{len(plan)} {mode} {design}"
+        # A kernel that died before the guest's first section measured
+        # nothing: its console is kept in died/ with the report, and the
+        # boot runs once more (seen: 6.12's bench kernel, an int3 Oops
+        # in sched_clock_cpu() while a static key was patched at boot,
+        # one mttcg boot in 15). A second death in the run, or a death
+        # after the first section, fails it.
+        while True:
+            before = host_cpu()
+            result, boot = bench_boot(n, mode, design, image, hz_of(design), args.initrd,
+                                      workdir, label, started,
+                                      append=append.strip(), smp=smp, accel="tcg")
+            line = host_line(before, host_cpu())
+            result.feed(line)
+            with open(os.path.join(workdir, "host.log"), "w") as f:
+                f.write(line + "\n")
+            report = (result.section is None and not os.path.isdir(died)
+                      and first_report(workdir))
+            if not report:
+                break
+            os.makedirs(died)
+            shutil.move(workdir, os.path.join(died, os.path.basename(workdir)))
+            print(f"run-bench: {label} died before its workloads: {report}; booting it again",
+                  file=sys.stderr, flush=True)
+        measured = result.pipe if "pipe" in sections.split(",") else result.fanout
+        if boot.timed_out or boot.exit_status != 0 or result.errors or not measured \
+                or profile_disagreements([result])[1]:
+            print(f"run-bench: boot {n} ({mode} {design}) did not finish its workloads "
+                  f"(see {boot.workdir}/)", file=sys.stderr)
+            failed = True
+        boots.append(result)
+    return boots, failed
 
 
 def first_report(workdir):
@@ -1118,6 +1367,9 @@ def main():
     parser.add_argument("--seconds", type=float, default=2, help="per fan-out run")
     parser.add_argument("--pipe-seconds", type=float, default=4, help="per pipe-load run")
     parser.add_argument("--subscribers", default="1 4 16 64")
+    parser.add_argument("--pins", default="none",
+                        help="the evdev peer's placements of writer and receiver "
+                        "(comma-separated: none, together, apart)")
     parser.add_argument("--paths", default="0 1 4 16",
                         help="subscribers on the list of each phase of the path-length boots")
     parser.add_argument("--path-writes", type=int, default=2000,
@@ -1125,6 +1377,11 @@ def main():
     parser.add_argument("--out", help="results folder (default: build/<version>/bench)")
     parser.add_argument("--reread", action="store_true",
                         help="no boots: summarize the run already in the results folder again")
+    parser.add_argument("--ablations", action="store_true",
+                        help="no make bench: sigmouse against evdev with each of driver/ablations/ "
+                        "built into the bench kernel, and pinned")
+    parser.add_argument("--ablation-design", default="rcu", choices=DESIGNS,
+                        help="the design the ablations' boots run")
     parser.add_argument("--smoke", action="store_true",
                         help="a seconds-long run of every piece, to keep the tooling from rotting")
     parser.add_argument("--versions", nargs="+", metavar="VERSION",
@@ -1149,6 +1406,7 @@ def main():
         args.curve, args.curve_seconds = "0 4", 0.5
         args.paths, args.path_writes = "0 1 4", 500
         args.rates, args.rate_seconds = "1000 100000", 0.3
+        args.pins = ",".join(PINS)
     args.design = args.design or list(DESIGNS)
     # the path-length boots: every kernel; in the smoke one, with calls on
     # its path, and the debug kernel's disassembly is not walked
@@ -1156,13 +1414,21 @@ def main():
 
     kernel = args.bzimage or os.path.join(args.build, "series/walk", BZIMAGE)
     stock = args.stock_bzimage or os.path.join(args.build, "linux-stock", BZIMAGE)
-    initrd = os.path.join(args.build, "initramfs.cpio.gz")
-    out = args.out or os.path.join(args.build, "bench-smoke" if args.smoke else "bench")
+    initrd = args.initrd = os.path.join(args.build, "initramfs.cpio.gz")
+    out = args.out or os.path.join(args.build, "bench-smoke" if args.smoke else
+                                   "bench-ablations" if args.ablations else "bench")
     os.makedirs(out, exist_ok=True)
+    if args.ablations:
+        return run_ablations(args, kernel, out)
     images = {d: stock if d == "stock" else kernel for d in path_kernels}
+    hz = {"stock": kernel_hz(stock), "kernel": kernel_hz(kernel)}
+
+    def hz_of(design):
+        return hz["stock" if design == "stock" else "kernel"]
     subscribers = [int(n) for n in args.paths.split()]
     if args.reread:
-        boots, host_anchor, host_pingpong = reread(out, kernel, stock)
+        boots = reread_boots(out, hz_of)
+        host_anchor, host_pingpong = reread_host(out)
         paths, _ = path_lengths.section(out, images, subscribers, not args.smoke)
         text = summarize(boots, host_anchor, args, random.Random(2003), out, host_pingpong, paths)
         print(text)
@@ -1176,52 +1442,20 @@ def main():
                 f"sigmouse_bench_curve={args.curve.replace(' ', ',')} "
                 f"sigmouse_bench_curve_seconds={args.curve_seconds} "
                 f"sigmouse_bench_rates={args.rates.replace(' ', ',')} "
-                f"sigmouse_bench_rate_seconds={args.rate_seconds}")
+                f"sigmouse_bench_rate_seconds={args.rate_seconds} "
+                f"sigmouse_bench_pins={args.pins}")
 
     started = time.monotonic()
     print("run-bench: the read side on the host first, while no guest runs", flush=True)
     host_anchor = run_host_anchor(args.build, 0.5, out)
     host_pingpong = run_host_pingpong(args.build, out)
     plan = boot_plan(args, random.Random(args.seed))
-    # a new run's boots, none died yet
-    died = os.path.join(out, "died")
-    shutil.rmtree(died, ignore_errors=True)
-    boots, failed = [], False
-    for n, (mode, design, sections) in enumerate(plan, 1):
-        image = stock if design == "stock" else kernel
-        smp = mode_vcpus(mode, args.smp)
-        append = f"{settings} sigmouse_bench_sections={sections} " \
-                 f"{'' if design == 'stock' else DESIGNS[design]}"
-        workdir = os.path.join(out, "boots", f"{n:02d}-{mode}-{design}")
-        label = f"boot {n}/{len(plan)} {mode} {design}"
-        # A kernel that died before the guest's first section measured
-        # nothing: its console is kept in died/ with the report, and the
-        # boot runs once more (seen: 6.12's bench kernel, an int3 Oops
-        # in sched_clock_cpu() while a static key was patched at boot,
-        # one mttcg boot in 15). A second death in the run, or a death
-        # after the first section, fails it.
-        while True:
-            before = host_cpu()
-            result, boot = bench_boot(n, mode, design, image, initrd, workdir, label, started,
-                                      append=append.strip(), smp=smp, accel="tcg")
-            line = host_line(before, host_cpu())
-            result.feed(line)
-            with open(os.path.join(workdir, "host.log"), "w") as f:
-                f.write(line + "\n")
-            report = (result.section is None and not os.path.isdir(died)
-                      and first_report(workdir))
-            if not report:
-                break
-            os.makedirs(died)
-            shutil.move(workdir, os.path.join(died, os.path.basename(workdir)))
-            print(f"run-bench: {label} died before its workloads: {report}; booting it again",
-                  file=sys.stderr, flush=True)
-        if boot.timed_out or boot.exit_status != 0 or result.errors or not result.pipe \
-                or profile_disagreements([result])[1]:
-            print(f"run-bench: boot {n} ({mode} {design}) did not finish its workloads "
-                  f"(see {boot.workdir}/)", file=sys.stderr)
-            failed = True
-        boots.append(result)
+    boots, failed = run_boots(
+        plan, args, out, started,
+        lambda mode, design, sections: (stock if design == "stock" else kernel,
+                                  f"{settings} sigmouse_bench_sections={sections} "
+                                  f"{'' if design == 'stock' else DESIGNS[design]}"),
+        hz_of)
 
     plugin = path_lengths.build_plugin(os.path.join(os.path.dirname(args.build), "plugins"))
     shutil.rmtree(os.path.join(out, "paths"), ignore_errors=True)

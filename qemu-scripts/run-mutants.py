@@ -50,7 +50,6 @@ if any survived.
 """
 
 import argparse
-import hashlib
 import json
 import os
 import re
@@ -59,6 +58,7 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+import kernel_variant
 from guest import (BZIMAGE, DESIGNS, FLAVOURS, KUNIT_SUITES, SUITES, Boot, add_version_argument,
                    boot_retrying_death, build_folder, choose_accel, kernel_reports, kunit_cases,
                    suite_selectable)
@@ -86,7 +86,6 @@ REPORT_EXCERPT = 30
 KERNEL_REPORT = "kernel report: "
 # init's switch for the kmemleak scans after the suites
 LEAK_SCAN = "sigmouse_leak_scan"
-LIB = os.path.join(HERE, "lib.sh")
 # the guest's suites, the KUnit suites that run at boot (a kunit
 # mutant's Checks: are case names, judged from the console) and the
 # exported series' checks (short names: uapi_header_alone_c_and_cxx)
@@ -154,30 +153,9 @@ def read_mutant(path, tree):
 
 # the kernel the mutants are written against: there each applies exactly
 MADE_AGAINST = "6.1"
-# GNU patch's words for a hunk that did not apply where the mutant says
-OFFSET = re.compile(r"\(offset -?\d+ lines?\)")
-
-
 def patch(tree, version, path, reverse=False, dry_run=False):
-    """Apply (or revert) a mutant as written, or stop the run: never with
-    fuzz, and on MADE_AGAINST never at an offset either (the mutant is
-    stale: its hunks no longer say where they go). GNU patch is tried
-    first (--dry-run), so a mutant that stops the run changed nothing;
-    with dry_run, that trial is all."""
-    cmd = ["patch", "-d", tree, "-p1", "--forward", "--fuzz=0", "--no-backup-if-mismatch",
-           "--reject-file=-", "-i", path] + (["-R"] if reverse else [])
-    trial = subprocess.run(cmd + ["--dry-run"], capture_output=True, text=True)
-    offset = OFFSET.search(trial.stdout)
-    if trial.returncode or (offset and version == MADE_AGAINST):
-        sys.exit(f"run-mutants: {os.path.basename(path)} does not "
-                 f"{'revert' if reverse else 'apply'} exactly to Linux {version} ({tree}): "
-                 f"the mutant is stale, port it\n{trial.stdout}{trial.stderr}")
-    if dry_run:
-        return
-    if offset and not reverse:
-        print(f"# run-mutants: {os.path.basename(path)}: on Linux {version} at an offset: "
-              + "; ".join(OFFSET.findall(trial.stdout)), flush=True)
-    subprocess.run(cmd + ["--quiet"], check=True)
+    """kernel_variant.patch(), exact on MADE_AGAINST."""
+    kernel_variant.patch(tree, path, version == MADE_AGAINST, reverse, dry_run)
 
 
 def series_commit(args, name, path, check_only=False):
@@ -249,49 +227,6 @@ def judge_models(name, fields, args, models):
                         "--design", fields["design"]],
                        stdout=log, stderr=subprocess.STDOUT)
     return verdict(fields, read_tally(os.path.join(out, "ktap")), [], None), None
-
-
-def build(version, flavour, log, **env):
-    """The kernel's bzImage, incrementally, with the kit's compiler settings
-    but without build-kernel.sh, whose driver sync would undo a mutant;
-    lib.sh finds its tree as build-kernel.sh would."""
-    with open(log, "a") as out:
-        subprocess.run(["sh", "-c", '. "$0" && kernel_make -j"$(nproc)" bzImage', LIB],
-                       check=True, stdout=out, stderr=subprocess.STDOUT,
-                       env=dict(os.environ, SIGMOUSE_FLAVOUR=flavour, SIGMOUSE_VERSION=version,
-                                **env))
-
-
-def mutated_objects(tree, path):
-    """The objects of the C files a mutant patches, in tree."""
-    with open(path) as f:
-        sources = re.findall(r"^\+\+\+ b/(\S+\.c)$", f.read(), re.M)
-    return [os.path.join(tree, source[:-len(".c")] + ".o") for source in sources]
-
-
-def digests(paths):
-    result = {}
-    for path in paths:
-        with open(path, "rb") as f:
-            result[path] = hashlib.sha256(f.read()).hexdigest()
-    return result
-
-
-def build_mutant(args, name, fields, tree, path, log, kit):
-    """Build the applied mutant without ccache (kbuild compiles only the
-    files the mutant touched; the rebuild after the last mutant does
-    the same): a make test once booted mutant 17 unmutated, and the
-    kit's kernel rebuilt after it kept mutant 17's fs/fcntl.o, with
-    ccache's depend mode on. Every object of a file
-    it patches must then differ from the kit's (kit: object -> digest,
-    taken before the first mutant), or the run stops: the kernel booted
-    would not be the mutant's."""
-    objects = mutated_objects(tree, path)
-    build(args.version, fields["flavour"], log, CCACHE_DISABLE="1")
-    unchanged = [os.path.relpath(o, tree) for o, d in digests(objects).items() if d == kit[o]]
-    if unchanged:
-        sys.exit(f"run-mutants: {name}: {', '.join(unchanged)} came out as the kit's: the "
-                 "kernel would not be the mutant's")
 
 
 def judge(name, fields, args, ours, kernel, initrd, accel):
@@ -503,10 +438,11 @@ def main():
         else:
             patch(os.path.join(args.build, FLAVOURS[fields["flavour"]][0]), args.version, path,
                   dry_run=True)
-    kit = digests({o for name, fields in mutants if fields["suite"] not in (SERIES, MODELS)
-                   for o in mutated_objects(os.path.join(args.build,
-                                                         FLAVOURS[fields["flavour"]][0]),
-                                            os.path.join(folder, f"{name}.patch"))})
+    kit = kernel_variant.digests(
+        {o for name, fields in mutants if fields["suite"] not in (SERIES, MODELS)
+         for o in kernel_variant.patched_objects(
+             os.path.join(args.build, FLAVOURS[fields["flavour"]][0]),
+             os.path.join(folder, f"{name}.patch"))})
     # a mutant boots while the next one builds: the boot keeps less than
     # one of the two cores busy, the build's links one
     judged, built, changed = [], set(), []
@@ -528,7 +464,8 @@ def main():
                 built.add(fields["flavour"])
                 patch(tree, args.version, path)
                 try:
-                    build_mutant(args, name, fields, tree, path, log, kit)
+                    kernel_variant.build_variant(args.version, fields["flavour"], name, tree,
+                                                 path, log, kit)
                     os.makedirs(os.path.dirname(kernel), exist_ok=True)
                     shutil.copyfile(os.path.join(tree, BZIMAGE), kernel)
                     ours = defined_functions(tree)
@@ -540,8 +477,8 @@ def main():
         finally:
             for flavour in sorted(built):
                 print(f"# run-mutants: rebuilding the kit's {flavour} kernel", flush=True)
-                build(args.version, flavour, log, CCACHE_DISABLE="1")
-            changed = [o for o, d in digests(kit).items() if d != kit[o]]
+                kernel_variant.build(args.version, flavour, log, CCACHE_DISABLE="1")
+            changed = [o for o, d in kernel_variant.digests(kit).items() if d != kit[o]]
     rows = [(name, boot, *judgement.result()) for name, boot, judgement in judged]
 
     print()

@@ -10,6 +10,7 @@ as the boots' disagreement, where resampling the runs would give a
 narrow one; and one boot a side gives no spread at all.
 """
 
+import argparse
 import importlib.util
 import os
 import random
@@ -131,6 +132,55 @@ class ProfileAgreementTest(unittest.TestCase):
         compared, differ = run_bench.profile_disagreements([b])
         self.assertEqual(1, compared)
         self.assertEqual(["boot 1 kill_fasync: readprofile 10, kprofile 9"], differ)
+
+
+class PeerTest(unittest.TestCase):
+    """sigmouse against evdev: a boot's order pairs, by placement; the
+    ablations' table against the kit."""
+
+    @staticmethod
+    def boot(variant, number, pairs, mode="mttcg", pin="none"):
+        """A boot whose peer ran pairs of (sigmouse, evdev) packets/s."""
+        b = run_bench.BootResult(mode, variant, number, 1000)
+        b.feed("section peer")
+        for sigmouse, evdev in pairs:
+            for node, rate in (("sigmouse", sigmouse), ("evdev", evdev)):
+                b.feed(f"fanout node={node} pin={pin} packets=100 packets_per_s={rate}")
+        return b
+
+    def test_pairs_by_boot_and_placement(self):
+        b = self.boot("rcu", 1, [(100, 110), (100, 121)])
+        b.feed("fanout node=sigmouse pin=apart packets=1 packets_per_s=50")
+        b.feed("fanout node=evdev pin=apart packets=1 packets_per_s=100")
+        logs = run_bench.peer_logs([b], "none")
+        self.assertEqual(1, len(logs))
+        self.assertAlmostEqual(1.1 * 1.1 ** 0.5, run_bench.peer_ratio(logs))
+        self.assertAlmostEqual(2.0, run_bench.peer_ratio(run_bench.peer_logs([b], "apart")))
+
+    def test_a_run_before_placements_is_unpinned(self):
+        b = run_bench.BootResult("mttcg", "rcu", 1, 1000)
+        b.feed("section peer")
+        b.feed("fanout node=sigmouse packets=1 packets_per_s=100")
+        b.feed("fanout node=evdev packets=1 packets_per_s=100")
+        self.assertEqual([[0.0]], run_bench.peer_logs([b], "none"))
+
+    def test_ablation_against_the_kit(self):
+        # the kit: evdev 10 % faster in every boot; the ablation closes
+        # half of it (in logs), and pinning apart doubles it (in logs)
+        args = argparse.Namespace(version="6.1", ablation_design="rcu", rounds=2, seed=1,
+                                  smp=2, seconds=2)
+        half = 1.1 ** 0.5
+        boots = [self.boot("kit", 1, [(100, 110)]), self.boot("kit", 2, [(100, 110)]),
+                 self.boot("kit", 3, [(100, 121)], pin="apart"),
+                 self.boot("closer", 4, [(100, 100 * half)]),
+                 self.boot("closer", 5, [(100, 100 * half)])]
+        text = run_bench.ablation_summary(boots, args, random.Random(1))
+        rows = {line.split(" | ")[0] + "|" + line.split(" | ")[1]: line
+                for line in text.splitlines() if line.startswith("| ")}
+        self.assertIn("| 1.10 (95 %: 1.10-1.10, 2 pairs in 2 boots) |  |  |", rows["| kit|none"])
+        self.assertIn(f"| {1 / half:.3f} ({1 / half:.3f}-{1 / half:.3f}) | 50 % |",
+                      rows["| closer|none"])
+        self.assertIn("| 1.100 (1.100-1.100) | -100 % |", rows["| kit|apart"])
 
 
 if __name__ == "__main__":
