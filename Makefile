@@ -61,7 +61,7 @@ help:
 	@echo '  fuzz          the syscall fuzzer for FUZZ_SECONDS (60) per boot; builds the KCSAN kernel first'
 	@echo '  bench         the benchmarks on both kernels, side by side; about an hour'
 	@echo '  bench-one     the benchmarks on VERSION: bench and stock kernels, 65 boots; about 28 min once built'
-	@echo '  bench-ablations sigmouse against evdev with each driver ablation, and pinned; about 30 min'
+	@echo '  bench-ablations sigmouse against evdev with each driver ablation, and pinned; about 25 min'
 	@echo '  bench-smoke   a seconds-long bench run to keep make bench working; about 3.5 min'
 	@echo '  boot-deaths   how often a guest dies while its kernel patches its text; BOOTS (20) of each mode'
 	@echo '  atlas-report  docs/sigio-atlas-<version>.md from the last make test-all'"'"'s boots; seconds'
@@ -361,10 +361,11 @@ bench-one: series
 
 # sigmouse against evdev on VERSION's bench kernel, with each patch of
 # driver/ablations/ built into it in turn (as make mutants builds its
-# mutants) and the kit's kernel with writer and receiver pinned together
-# and apart and on one vCPU: ABLATION_ROUNDS blocks of every kernel under
-# ABLATION_DESIGN, results in build/<version>/bench-ablations/
-ABLATION_ROUNDS ?= 6
+# mutants): ABLATION_ROUNDS blocks of every kernel on a vCPU per host CPU and on
+# one, under ABLATION_DESIGN, the kit's kernel also with writer and
+# receiver pinned together and apart; results in
+# build/<version>/bench-ablations/
+ABLATION_ROUNDS ?= 8
 ABLATION_DESIGN ?= rcu
 bench-ablations: series
 	@SIGMOUSE_FLAVOUR=bench sh $(SCRIPTS)/build-kernel.sh

@@ -38,7 +38,7 @@ def patch(tree, path, exact, reverse=False, dry_run=False, who="run-mutants"):
     if dry_run:
         return
     if offset and not reverse:
-        print(f"# {who}: {os.path.basename(path)}: at an offset: "
+        print(f"# {who}: {os.path.basename(path)}: at an offset in {tree}: "
               + "; ".join(OFFSET.findall(trial.stdout)), flush=True)
     subprocess.run(cmd + ["--quiet"], check=True)
 

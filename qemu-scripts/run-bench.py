@@ -845,6 +845,24 @@ def host_line(before, after):
             f"steal_pct={100.0 * stolen / total if total else 0:.2f}")
 
 
+def fanout_csv_rows(boots):
+    """runs.csv's rows of the boots' fan-out and peer runs."""
+    return [{"workload": f"{f['section']}-{f['node']}", "mode": b.mode, "design": b.design,
+             "boot": b.number, "run": i + 1,
+             **{k: v for k, v in f.items() if k not in ("section", "symbols")}}
+            for b in boots for i, f in enumerate(b.fanout)]
+
+
+def write_csv(out, csv_rows):
+    """out/runs.csv: a row per run, the columns every row has first."""
+    first = ["workload", "mode", "design", "boot", "run"]
+    keys = first + sorted({k for r in csv_rows for k in r} - set(first))
+    with open(os.path.join(out, "runs.csv"), "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=keys)
+        writer.writeheader()
+        writer.writerows(csv_rows)
+
+
 def write_outputs(rows, boots, host_anchor, out, md, smp):
     profiles = os.path.join(out, "profiles")
     os.makedirs(profiles, exist_ok=True)
@@ -856,11 +874,8 @@ def write_outputs(rows, boots, host_anchor, out, md, smp):
             for sym, n in sorted(r["symbols"].items(), key=lambda kv: -kv[1]):
                 f.write(f"{n:.0f} {sym}\n")
         csv_rows.append({"workload": "pipe", **{k: v for k, v in r.items() if k != "symbols"}})
+    csv_rows += fanout_csv_rows(boots)
     for b in boots:
-        for i, f in enumerate(b.fanout):
-            csv_rows.append({"workload": f"{f['section']}-{f['node']}", "mode": b.mode,
-                             "design": b.design, "boot": b.number, "run": i + 1,
-                             **{k: v for k, v in f.items() if k not in ("section", "symbols")}})
         for a in b.anchor:
             csv_rows.append({"workload": f"anchor-{a['workload']}", "mode": "guest",
                              "design": a["mode"], "boot": b.number, "run": a["round"],
@@ -869,12 +884,7 @@ def write_outputs(rows, boots, host_anchor, out, md, smp):
         csv_rows.append({"workload": f"anchor-{a['workload']}", "mode": "host",
                          "design": a["mode"], "boot": 0, "run": a["round"],
                          "ns_per_op": a["ns_per_op"]})
-    first = ["workload", "mode", "design", "boot", "run"]
-    keys = first + sorted({k for r in csv_rows for k in r} - set(first))
-    with open(os.path.join(out, "runs.csv"), "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=keys)
-        writer.writeheader()
-        writer.writerows(csv_rows)
+    write_csv(out, csv_rows)
     with open(os.path.join(out, "results.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     plot(rows, boots, out, smp)
@@ -1117,6 +1127,7 @@ def run_ablations(args, kernel, out):
                 f"sigmouse_bench_pins={','.join(PINS) if (mode, design) == (MAIN_MODE, KIT) else 'none'}"),
             lambda design: hz)
     text = ablation_summary(boots, args, random.Random(2003))
+    write_csv(out, fanout_csv_rows(boots))
     with open(os.path.join(out, "results.md"), "w") as f:
         f.write(text + "\n")
     print()
@@ -1288,9 +1299,11 @@ def run_boots(plan, args, out, started, boot_of, hz_of):
     """Boot each (mode, design, sections) of plan in turn, boot_of(mode,
     design, sections) giving its (bzImage, command line) and hz_of(design)
     its kernel's HZ: (what each measured, whether any failed)."""
-    # a new run's boots, none died yet
+    # a new run's boots, none died yet: a reread must find no boot of an
+    # earlier run whose plan named its folders otherwise
     died = os.path.join(out, "died")
     shutil.rmtree(died, ignore_errors=True)
+    shutil.rmtree(os.path.join(out, "boots"), ignore_errors=True)
     boots, failed = [], False
     for n, (mode, design, sections) in enumerate(plan, 1):
         image, append = boot_of(mode, design, sections)
