@@ -528,6 +528,19 @@ def rate_table(boots, rng):
                      f"| {statistics.mean(r['achieved'] for r in runs):.0f} "
                      f"| {statistics.mean(r['calls'] for r in runs):.0f} "
                      f"| {ns[0]:.0f} ({ns[1]:.0f}-{ns[2]:.0f}) | {extra} |")
+    # waitqueue and rcu boot one image, and the pipe's calls are the same
+    # on both: a difference between them is the boots', not a design's
+    rcu, waitqueue = (rate_points(boots, d, timed=True) for d in ("rcu", "waitqueue"))
+    control = []
+    for rate in sorted(set(rcu) & set(waitqueue)):
+        point, low, high = bootstrap_difference(
+            [[r["ns_per_call"] for r in b] for b in rcu[rate]],
+            [[r["ns_per_call"] for r in b] for b in waitqueue[rate]], rng)
+        control.append(f"{rate:.0f}: {point:+.0f} ({low:+.0f} to {high:+.0f})")
+    if control:
+        lines += ["", "The same-image control, waitqueue minus rcu, ns per call at each offered "
+                      "rate (95 %): " + "; ".join(control) + ". Design differences no larger "
+                      "than these are the boots' spread."]
     return lines
 
 
@@ -1374,7 +1387,8 @@ def main():
     parser.add_argument("--curve-seconds", type=float, default=1, help="per point")
     parser.add_argument("--rates", default="1000 10000 100000 300000 1000000",
                         help="the open-loop load's offered writes/s, a point each")
-    parser.add_argument("--rate-seconds", type=float, default=1, help="per rate")
+    parser.add_argument("--rate-seconds", type=float, default=0.5,
+                        help="per rate, in each of the sweep's two passes")
     parser.add_argument("--runs", type=int, default=1,
                         help="pipe-load runs of each placement per boot")
     parser.add_argument("--seconds", type=float, default=2, help="per fan-out run")

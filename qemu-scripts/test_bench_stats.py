@@ -183,5 +183,24 @@ class PeerTest(unittest.TestCase):
         self.assertIn("| 1.100 (1.100-1.100) | -100 % |", rows["| kit|apart"])
 
 
+class TimedRateTest(unittest.TestCase):
+    """The rate sweep's second pass: ftrace's time over its calls, per
+    rate, apart from the plain pass's points."""
+
+    def test_time_per_call_at_each_rate(self):
+        b = run_bench.BootResult("mttcg", "rcu", 1, 1000)
+        for line in ("section rate", "pipe-paced rate=1000 achieved=1000 median_ns=9000",
+                     "section rate-ftrace", "pipe-paced rate=1000 achieved=999",
+                     "ftrace kill_fasync=2000 time_ns=500000",
+                     "pipe-paced rate=100000 achieved=90000",
+                     "ftrace kill_fasync=0 time_ns=0"):
+            b.feed(line)
+        self.assertEqual([1000.0], [r["rate"] for r in b.rate])
+        self.assertEqual(250.0, b.rate_ftrace[0]["ns_per_call"])
+        # a rate whose calls ftrace did not see is no point of the curve
+        self.assertEqual({1000.0: [[b.rate_ftrace[0]]]},
+                         run_bench.rate_points([b], "rcu", timed=True))
+
+
 if __name__ == "__main__":
     unittest.main()
