@@ -60,7 +60,7 @@ help:
 	@echo '  mutants       every mutant in mutants/ must be killed; about 37 s each (MUTANTS=names picks)'
 	@echo '  fuzz          the syscall fuzzer for FUZZ_SECONDS (60) per boot; builds the KCSAN kernel first'
 	@echo '  bench         the benchmarks on both kernels, side by side; about an hour'
-	@echo '  bench-one     the benchmarks on VERSION: bench and stock kernels, 65 boots; about 28 min once built'
+	@echo '  bench-one     the benchmarks on VERSION: bench and stock kernels, 65 boots; about 30 min once built'
 	@echo '  bench-ablations sigmouse against evdev with each driver ablation, and pinned; about 25 min'
 	@echo '  bench-smoke   a seconds-long bench run to keep make bench working; about 3.5 min'
 	@echo '  boot-deaths   how often a guest dies while its kernel patches its text; BOOTS (20) of each mode'
