@@ -15,7 +15,9 @@ Boots, each running guest-apps/bench.sh with the sections it is given:
   curves      in the first CURVE_ROUNDS rounds, the cross-CPU pipe load
               again with 0, 1, 4, 16 and 64 subscribers on each read
               side's fasync list, a profile a point, and the open-loop
-              load (pipe-paced) at each offered rate of --rates
+              load (pipe-paced) at each offered rate of --rates, then
+              again with ftrace's function profiler timing every
+              kill_fasync() call
   vCPUs       VCPU_ROUNDS rounds of the same kernels with each count of
               --vcpus (default 1), the pipe load only: with one, the
               uncontended cost, whose difference from the local load on
@@ -35,6 +37,14 @@ Ratios are within this one run, with 95 % bootstrap intervals that
 resample boots (a boot's runs share its state: the pipe's regime, the
 host's load), each boot with all its runs. Results go to build/<version>/bench/: runs.csv, results.md, the raw
 profiles (profiles/), diffprofile tables and PNG plots (gnuplot).
+
+--ablations (make bench-ablations) runs none of that: it builds each
+patch of driver/ablations/ into the bench kernel in turn (kernel_variant,
+as make mutants builds a mutant) and boots every kernel, the kit's too,
+--rounds times on --smp vCPUs and on one in random blocks, the evdev peer
+alone; the kit on --smp also with writer and receiver pinned together
+and apart. Its results (build/<version>/bench-ablations/) give
+evdev/sigmouse per kernel and each against the kit.
 
 --versions VERSION... boots nothing: it puts the kernels' finished runs side
 by side (make bench, both kernels), each design's pipe load against the
