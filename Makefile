@@ -62,7 +62,7 @@ help:
 	@echo '  bench         the benchmarks on both kernels, side by side; about an hour'
 	@echo '  bench-one     the benchmarks on VERSION: bench and stock kernels, 65 boots; about 30 min once built'
 	@echo '  bench-ablations sigmouse against evdev with each driver ablation, and pinned; about 25 min'
-	@echo '  bench-smoke   a seconds-long bench run to keep make bench working; about 3.5 min'
+	@echo '  bench-smoke   a seconds-long bench run to keep make bench working; about 4 min'
 	@echo '  boot-deaths   how often a guest dies while its kernel patches its text; BOOTS (20) of each mode'
 	@echo '  atlas-report  docs/sigio-atlas-<version>.md from the last make test-all'"'"'s boots; seconds'
 	@echo '  lava-jobs     a LAVA job per boot of make test (ALL=1: of make test-all), validated by LAVA'"'"'s schema; seconds'
